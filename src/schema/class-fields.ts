@@ -1,0 +1,30 @@
+import { getMetadataStorage } from 'class-validator';
+
+import { readFieldDescriptions } from '../metadata/describe-metadata.js';
+
+/** A class that can be described by field metadata. @internal */
+export type AnyClass = abstract new (...args: never[]) => unknown;
+
+/**
+ * Field names of a params, result or output class, in declaration order:
+ * every field carrying a class-validator decorator or `@Describe`, then any own
+ * field a zero-argument construction defines (fields with initialisers).
+ * @internal
+ */
+export function listClassFields(cls: AnyClass): readonly string[] {
+  const names = new Set<string>();
+  const validations = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+  for (const metadata of validations) names.add(metadata.propertyName);
+  for (const field of readFieldDescriptions(cls).keys()) names.add(field);
+  for (const field of instanceFields(cls)) names.add(field);
+  return [...names];
+}
+
+function instanceFields(cls: AnyClass): string[] {
+  try {
+    const instance = new (cls as unknown as new () => object)();
+    return Object.keys(instance);
+  } catch {
+    return [];
+  }
+}
