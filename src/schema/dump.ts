@@ -1,0 +1,73 @@
+/** A JSON value as `dump` produces it. */
+export type JsonValue =
+  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Converts a result value (class instances, arrays, maps, sets, dates) into
+ * plain JSON data, dropping `null` and `undefined` fields and items at every
+ * depth. Field order follows the object's own property order, so the same
+ * value always dumps to the same JSON. Dates become ISO strings, `Map`s
+ * objects, `Set`s arrays, bigints strings; functions and symbols are dropped;
+ * an object with `toJSON()` is dumped from what `toJSON()` returns.
+ *
+ * @throws TypeError when the value contains a cycle.
+ */
+export function dump(value: unknown): JsonValue | undefined {
+  return dumpValue(value, new Set());
+}
+
+function dumpValue(value: unknown, seen: Set<object>): JsonValue | undefined {
+  if (value === null || value === undefined) return undefined;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : String(value);
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      return dumpObject(value, seen);
+    case 'function':
+    case 'symbol':
+    case 'undefined':
+      return undefined;
+  }
+  return undefined;
+}
+
+function dumpObject(value: object, seen: Set<object>): JsonValue | undefined {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
+  if (seen.has(value))
+    throw new TypeError('dump() cannot serialise a value that contains a cycle.');
+  seen.add(value);
+  try {
+    if (Array.isArray(value) || value instanceof Set) {
+      const items: JsonValue[] = [];
+      for (const item of value as Iterable<unknown>) {
+        const dumped = dumpValue(item, seen);
+        if (dumped !== undefined) items.push(dumped);
+      }
+      return items;
+    }
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') return dumpValue(toJSON.call(value), seen);
+    const entries: Iterable<[unknown, unknown]> =
+      value instanceof Map ? value.entries() : Object.entries(value);
+    const result: Record<string, JsonValue> = {};
+    for (const [key, item] of entries) {
+      const dumped = dumpValue(item, seen);
+      if (dumped === undefined) continue;
+      // defineProperty keeps keys such as `__proto__` as plain data.
+      Object.defineProperty(result, String(key), {
+        value: dumped,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return result;
+  } finally {
+    seen.delete(value);
+  }
+}

@@ -1,0 +1,127 @@
+import { inspect } from 'node:util';
+
+import { dump } from '../schema/dump.js';
+
+/** Fields of a {@link ToolResult}. */
+export interface ToolResultInit<T> {
+  /** A short message for the model, e.g. `Fetched entity 42.` */
+  readonly message: string;
+  /** The structured value, if any. */
+  readonly value?: T | null | undefined;
+  /** Whether the call succeeded; a failure rolls back the state the call touched. Defaults to `true`. */
+  readonly success?: boolean;
+  /** Keep `value` out of the model's context (only `message` is sent). Defaults to `false`. */
+  readonly excludeValueFromContext?: boolean;
+}
+
+/** A value that renders itself for the model. */
+export interface RenderableValue {
+  /** Text for the model that replaces the JSON rendering of this value. */
+  render(): unknown;
+}
+
+/**
+ * What a tool handler returns: a message for the model, an optional value
+ * and whether the call succeeded. Build it with {@link ToolResult.ok} or
+ * {@link ToolResult.error}.
+ */
+export class ToolResult<T = unknown> {
+  /** A short message for the model. */
+  readonly message: string;
+  /** The structured value, or `null` when there is none. */
+  readonly value: T | null;
+  /** Whether the call succeeded. */
+  readonly success: boolean;
+  /** Keep `value` out of the model's context. */
+  readonly excludeValueFromContext: boolean;
+
+  constructor(init: ToolResultInit<T>) {
+    this.message = init.message;
+    this.value = init.value ?? null;
+    this.success = init.success ?? true;
+    this.excludeValueFromContext = init.excludeValueFromContext ?? false;
+  }
+
+  /** A successful result carrying `value`. */
+  static ok<T>(value: T, message = 'OK'): ToolResult<T> {
+    return new ToolResult({ message, value, success: true });
+  }
+
+  /** A failed result: the model reads `message`, and state the call changed is rolled back. */
+  static error(message: string): ToolResult<never> {
+    return new ToolResult<never>({ message, value: null, success: false });
+  }
+
+  /** Whether the call succeeded (alias of `success`). */
+  get ok(): boolean {
+    return this.success;
+  }
+
+  /** The failure message when the call failed, otherwise `undefined`. */
+  get error(): string | undefined {
+    return this.success ? undefined : this.message;
+  }
+
+  /**
+   * The value as the model reads it: the value's own `render()` when it has
+   * one, otherwise deterministic JSON with null fields dropped; `''` for no value.
+   */
+  render(): string {
+    return renderToolValue(this.value);
+  }
+
+  /**
+   * The provider-facing tool message: `message`, a blank line, then the
+   * rendering, or `message` alone when the value is excluded or renders empty.
+   */
+  toModelText(): string {
+    if (this.excludeValueFromContext) return this.message;
+    const rendered = this.render();
+    return rendered === '' ? this.message : `${this.message}\n\n${rendered}`;
+  }
+}
+
+/**
+ * Renders a tool value for the model (see {@link ToolResult.render}).
+ * Arrays render item by item: a JSON array when every item renders as JSON,
+ * otherwise the non-empty renderings joined by blank lines.
+ */
+export function renderToolValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return renderArray(value);
+  const own = renderWithOwnMethod(value);
+  if (own !== undefined) return own;
+  try {
+    return JSON.stringify(dump(value) ?? null);
+  } catch {
+    // A value dump cannot represent (a cycle): show it as Node would rather than fail the call.
+    return inspect(value, { depth: 4, breakLength: Infinity });
+  }
+}
+
+function renderWithOwnMethod(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const render = (value as Partial<RenderableValue>).render;
+  if (typeof render !== 'function') return undefined;
+  try {
+    const text = render.call(value);
+    return typeof text === 'string' ? text : String(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function renderArray(items: readonly unknown[]): string {
+  if (items.length === 0) return '[]';
+  const rendered = items.map((item) => renderToolValue(item));
+  const parsed: unknown[] = [];
+  for (const text of rendered) {
+    try {
+      parsed.push(JSON.parse(text));
+    } catch {
+      return rendered.filter((text) => text !== '').join('\n\n');
+    }
+  }
+  return JSON.stringify(parsed);
+}
