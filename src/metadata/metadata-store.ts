@@ -10,6 +10,7 @@ export const metadataKeys = {
   tools: Symbol.for('affordance.metadata.tools'),
   section: Symbol.for('affordance.metadata.section'),
   describe: Symbol.for('affordance.metadata.describe'),
+  reducers: Symbol.for('affordance.metadata.reducers'),
 } as const;
 
 type MetadataKey = (typeof metadataKeys)[keyof typeof metadataKeys];

@@ -1,0 +1,24 @@
+import { getDesignParamTypes, isReflectMetadataLoaded } from '../metadata/metadata-store.js';
+import { recordToolMethod, type ToolOptions } from '../metadata/tool-metadata.js';
+
+/**
+ * Marks a method of a `@Section` class as a tool. The method receives the
+ * parsed params (an instance of its first parameter's class) and the call's
+ * `ToolContext`, and returns a `ToolResult` (or a promise of one).
+ *
+ * @example
+ * \@Tool({ name: 'lookup_entity', description: 'Fetch an entity.', result: LookupResult })
+ * async lookup(params: LookupParams, context: ToolContext): Promise<ToolResult<LookupResult>> { ... }
+ */
+export function Tool(options: ToolOptions): MethodDecorator {
+  return (prototype, property, descriptor) => {
+    const method = descriptor.value;
+    recordToolMethod(prototype.constructor, {
+      methodName: String(property),
+      options,
+      reflectLoaded: isReflectMetadataLoaded(),
+      designParamTypes: getDesignParamTypes(prototype, property),
+      declaredParameterCount: typeof method === 'function' ? method.length : 0,
+    });
+  };
+}

@@ -1,0 +1,165 @@
+import { PromptRenderError } from '../errors/prompt-render-error.js';
+import { PromptValidationError } from '../errors/prompt-validation-error.js';
+import type { DataClass } from '../tools/class-type.js';
+import { ToolDefinition } from '../tools/tool-definition.js';
+import type { Template } from './template.js';
+
+/** The pattern every section key must match. */
+export const SECTION_KEY_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** What an `enabled` predicate sees besides the section's params. */
+export interface SectionRenderScope {
+  /** The session the prompt is rendered for, if one was given to `render`. */
+  readonly session: unknown;
+}
+
+/** Decides at render time whether a section (and its whole subtree, tools included) is shown. */
+// Method syntax keeps the parameter bivariant, so a PromptSection<P> is usable where any section is expected.
+export type EnabledPredicate<P> = {
+  check(params: P | undefined, scope: SectionRenderScope): boolean;
+}['check'];
+
+/** A section instance, or a class decorated with `@Section`. */
+export type SectionRef = PromptSection | (abstract new (...args: never[]) => unknown);
+
+/** Fields shared by every section. */
+export interface SectionInit<P = unknown> {
+  /** `^[a-z0-9][a-z0-9._-]{0,63}$`; unique among siblings. Forms the section's path. */
+  readonly key: string;
+  /** The heading text. */
+  readonly title: string;
+  /** The params class whose fields fill the template; omit for a section without params. */
+  readonly params?: DataClass<P> | undefined;
+  /** Params used when `render` is given no instance of the params class. */
+  readonly defaultParams?: P | undefined;
+  /** Child sections, rendered beneath this one with deeper headings. */
+  readonly children?: readonly SectionRef[] | undefined;
+  /** Shows the section only when it returns `true`; a hidden section hides its subtree and tools. */
+  readonly enabled?: EnabledPredicate<P> | undefined;
+  /** Tools this section documents and contributes. */
+  readonly tools?: readonly ToolDefinition[] | undefined;
+  /** Whether prompt overrides may replace this section's body. Defaults to `true`. */
+  readonly acceptsOverrides?: boolean | undefined;
+}
+
+/**
+ * Base class of every prompt section: a titled node that renders a markdown
+ * body, contributes tools and holds children. Extend it (or use
+ * `MarkdownSection`) for sections whose body is computed in code.
+ */
+export abstract class PromptSection<P = unknown> {
+  /** The section's key. */
+  readonly key: string;
+  /** The heading text. */
+  readonly title: string;
+  /** The params class, or `undefined`. */
+  readonly paramsType: DataClass<P> | undefined;
+  /** Default params, if any. */
+  readonly defaultParams: P | undefined;
+  /** Child sections (instances or `@Section` classes). */
+  readonly children: readonly SectionRef[];
+  /** The `enabled` predicate, if any. */
+  readonly enabled: EnabledPredicate<P> | undefined;
+  /** Tools this section contributes. */
+  readonly tools: readonly ToolDefinition[];
+  /** Whether overrides may replace the body. */
+  readonly acceptsOverrides: boolean;
+
+  protected constructor(init: SectionInit<P>) {
+    this.paramsType = init.params;
+    this.key = validateSectionKey(init.key, init.params);
+    if (typeof init.title !== 'string' || init.title.trim() === '') {
+      throw new PromptValidationError(`Section '${init.key}' needs a non-empty title.`, {
+        sectionPath: [init.key],
+        paramsType: init.params,
+        placeholder: 'title',
+      });
+    }
+    this.title = init.title.trim();
+    this.defaultParams = checkDefaults(this.key, init.params, init.defaultParams);
+    this.children = Object.freeze([...(init.children ?? [])]);
+    this.enabled = init.enabled;
+    this.tools = Object.freeze(checkTools(this.key, init.params, init.tools ?? []));
+    this.acceptsOverrides = init.acceptsOverrides ?? true;
+  }
+
+  /** The markdown body for `params` (without heading); `''` for none. */
+  abstract renderBody(params: P | undefined): string;
+
+  /** The body template overrides replace and whose hash guards them; `undefined` if not overridable. */
+  get bodyTemplate(): Template | undefined {
+    return undefined;
+  }
+
+  /** Renders an override body in place of the normal body. Sections without a template cannot. */
+  renderOverride(_body: string, _params: P | undefined): string {
+    throw new PromptRenderError(
+      `Section '${this.key}' does not support override rendering. Use a MarkdownSection (or a @Section with a template), or set acceptsOverrides: false.`,
+      { sectionPath: [this.key], paramsType: this.paramsType },
+    );
+  }
+}
+
+function validateSectionKey(key: unknown, paramsType: DataClass | undefined): string {
+  if (typeof key !== 'string' || key.trim() === '') {
+    throw new PromptValidationError('Section key must be a non-empty string.', {
+      paramsType,
+      placeholder: 'key',
+    });
+  }
+  if (!SECTION_KEY_PATTERN.test(key)) {
+    const suggestion = key
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[^a-z0-9]+/, '');
+    const hint = SECTION_KEY_PATTERN.test(suggestion) ? ` Try '${suggestion}'.` : '';
+    throw new PromptValidationError(
+      `Section key must match ${SECTION_KEY_PATTERN.source} (got '${key}').${hint}`,
+      { paramsType, placeholder: key },
+    );
+  }
+  return key;
+}
+
+function checkDefaults<P>(
+  key: string,
+  paramsType: DataClass<P> | undefined,
+  defaults: P | undefined,
+): P | undefined {
+  if (defaults === undefined) return undefined;
+  const fields = { sectionPath: [key], paramsType, placeholder: 'defaultParams' };
+  if (paramsType === undefined) {
+    throw new PromptValidationError(
+      `Section without parameters cannot define defaultParams. Declare \`params: YourParams\` on section '${key}' or drop defaultParams.`,
+      fields,
+    );
+  }
+  if (
+    typeof defaults !== 'object' ||
+    defaults === null ||
+    Object.getPrototypeOf(defaults) !== paramsType.prototype
+  ) {
+    throw new PromptValidationError(
+      `Section defaults must match section params type: pass an instance of ${paramsType.name} (e.g. \`Object.assign(new ${paramsType.name}(), {...})\`).`,
+      fields,
+    );
+  }
+  return defaults;
+}
+
+function checkTools(
+  key: string,
+  paramsType: DataClass | undefined,
+  tools: readonly unknown[],
+): ToolDefinition[] {
+  return tools.map((tool, index) => {
+    if (!(tool instanceof ToolDefinition)) {
+      throw new PromptValidationError(
+        `Section tools must be ToolDefinition instances (section '${key}', tools[${index}]). Build them with new ToolDefinition({...}) or @Tool methods.`,
+        { sectionPath: [key], paramsType, placeholder: 'tools' },
+      );
+    }
+    return tool as ToolDefinition;
+  });
+}

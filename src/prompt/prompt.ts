@@ -1,0 +1,277 @@
+import { PromptOverridesError } from '../errors/prompt-overrides-error.js';
+import { PromptRenderError } from '../errors/prompt-render-error.js';
+import { PromptValidationError } from '../errors/prompt-validation-error.js';
+import type {
+  PromptOverride,
+  SectionOverride,
+  ToolOverride,
+} from '../overrides/prompt-override.js';
+import { readFieldDescriptions } from '../metadata/describe-metadata.js';
+import type { DataClass } from '../tools/class-type.js';
+import type { ToolDefinition } from '../tools/tool-definition.js';
+import { bindParams } from './bind-params.js';
+import { buildPromptRegistry, type PromptRegistry, type SectionNode } from './prompt-registry.js';
+import type { SectionRef } from './prompt-section.js';
+import { RenderedPrompt } from './rendered-prompt.js';
+import { renderToolExamples } from './render-tool-examples.js';
+
+/** Fields of a {@link Prompt}. */
+export interface PromptInit<O = unknown> {
+  /** Namespace, e.g. `support/triage`; with `key` it identifies the prompt for overrides and telemetry. */
+  readonly ns: string;
+  /** Key within the namespace. */
+  readonly key: string;
+  /** Display name; defaults to `key`. */
+  readonly name?: string | undefined;
+  /** Root sections, in order: section instances or `@Section` classes. */
+  readonly sections: readonly SectionRef[];
+  /** The structured output class, or `[OutputClass]` for a list; omit for a free-text answer. */
+  readonly output?: DataClass<O> | readonly [DataClass<O>] | undefined;
+}
+
+/** Options of {@link Prompt.render}. */
+export interface RenderOptions {
+  /** Params instances, at most one per class; sections with that params class use it. */
+  readonly params?: readonly object[] | undefined;
+  /** The session, passed to `enabled` predicates. */
+  readonly session?: unknown;
+  /** Overrides to apply (usually from a store's `resolve`). */
+  readonly overrides?: PromptOverride | undefined;
+}
+
+/**
+ * A prompt: a tree of sections that renders to markdown and contributes the
+ * tools of its enabled sections. Validated when built (keys, placeholders,
+ * unique tool names), so mistakes surface at startup.
+ */
+export class Prompt<O = unknown> {
+  /** The namespace. */
+  readonly ns: string;
+  /** The key. */
+  readonly key: string;
+  /** The display name. */
+  readonly name: string;
+  /** The root sections as given. */
+  readonly sections: readonly SectionRef[];
+  /** The output class (element class for list outputs), if any. */
+  readonly outputType: DataClass<O> | undefined;
+  /** `'array'`, `'object'`, or `undefined` for free text. */
+  readonly outputContainer: 'object' | 'array' | undefined;
+  /** @internal */
+  readonly registry: PromptRegistry;
+
+  constructor(init: PromptInit<O>) {
+    this.ns = requireText(init.ns, 'Prompt namespace', 'ns');
+    this.key = requireText(init.key, 'Prompt key', 'key');
+    const name = init.name?.trim();
+    this.name = name === undefined || name === '' ? this.key : name;
+    this.sections = Object.freeze([...init.sections]);
+    const output = init.output;
+    this.outputType = Array.isArray(output)
+      ? (output as readonly [DataClass<O>])[0]
+      : (output as DataClass<O> | undefined);
+    this.outputContainer =
+      output === undefined ? undefined : Array.isArray(output) ? 'array' : 'object';
+    if (output !== undefined && typeof this.outputType !== 'function') {
+      throw new PromptValidationError(
+        `Prompt '${this.ns}/${this.key}': output must be a class or [Class] (got ${typeof this.outputType}).`,
+        { placeholder: 'output' },
+      );
+    }
+    this.registry = buildPromptRegistry(this.sections);
+  }
+
+  /** Every tool of the prompt, whether or not its section is enabled, depth-first. */
+  get tools(): readonly ToolDefinition[] {
+    return this.registry.tools.map((entry) => entry.tool);
+  }
+
+  /** Renders the enabled sections with `params` and collects their tools. */
+  render(options: RenderOptions = {}): RenderedPrompt {
+    const label = `${this.ns}/${this.key}`;
+    const bound = bindParams(options.params ?? [], this.registry.paramsTypes, label);
+    const sectionOverrides = indexSectionOverrides(options.overrides, this.registry.nodes, label);
+    const texts: string[] = [];
+    const tools: ToolDefinition[] = [];
+    const nodes = this.registry.nodes;
+    let skipUntil = 0;
+    nodes.forEach((node, index) => {
+      if (index < skipUntil) return;
+      const params = this.resolveParams(node, bound);
+      if (!isEnabled(node, params, options.session)) {
+        skipUntil = node.subtreeEnd;
+        return;
+      }
+      texts.push(renderNode(node, params, sectionOverrides.get(node.path.join('.'))));
+      tools.push(...node.section.tools);
+    });
+    const { finalTools, descriptions } = applyToolOverrides(
+      tools,
+      options.overrides,
+      this.registry,
+      label,
+    );
+    return new RenderedPrompt({
+      ns: this.ns,
+      key: this.key,
+      name: this.name,
+      text: texts.join('\n\n'),
+      tools: Object.freeze(finalTools),
+      toolParamDescriptions: descriptions,
+      outputType: this.outputType,
+      outputContainer: this.outputContainer,
+    });
+  }
+
+  private resolveParams(node: SectionNode, bound: ReadonlyMap<DataClass, unknown>): unknown {
+    const type = node.section.paramsType;
+    if (type === undefined) return undefined;
+    if (bound.has(type)) return bound.get(type);
+    if (node.section.defaultParams !== undefined) return node.section.defaultParams;
+    if (this.registry.defaultsByType.has(type)) return this.registry.defaultsByType.get(type);
+    try {
+      return new type();
+    } catch (cause) {
+      throw new PromptRenderError(
+        `Missing parameters for section: no ${type.name} was passed to render(), the section has no defaultParams, and \`new ${type.name}()\` threw.`,
+        { sectionPath: node.path, paramsType: type, cause },
+      );
+    }
+  }
+}
+
+function requireText(value: unknown, what: string, field: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new PromptValidationError(`${what} must be a non-empty string.`, { placeholder: field });
+  }
+  return value.trim();
+}
+
+function isEnabled(node: SectionNode, params: unknown, session: unknown): boolean {
+  const predicate = node.section.enabled;
+  if (predicate === undefined) return true;
+  try {
+    return predicate(params, { session });
+  } catch (cause) {
+    throw new PromptRenderError(
+      `Section enabled predicate failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { sectionPath: node.path, paramsType: node.section.paramsType, cause },
+    );
+  }
+}
+
+function renderNode(
+  node: SectionNode,
+  params: unknown,
+  override: SectionOverride | undefined,
+): string {
+  const { section } = node;
+  const heading = `${'#'.repeat(node.depth + 2)} ${node.number}. ${section.title} (${node.path.join('.')})`;
+  let body: string;
+  try {
+    body =
+      override === undefined
+        ? section.renderBody(params)
+        : section.renderOverride(override.body, params);
+  } catch (error) {
+    if (error instanceof PromptRenderError || error instanceof PromptValidationError) {
+      const Kind = error instanceof PromptRenderError ? PromptRenderError : PromptValidationError;
+      throw new Kind(stripSubject(error.message), {
+        sectionPath: node.path,
+        paramsType: error.paramsType,
+        placeholder: error.placeholder,
+        cause: error.cause,
+      });
+    }
+    throw new PromptRenderError(
+      `Section body failed to render: ${error instanceof Error ? error.message : String(error)}`,
+      { sectionPath: node.path, paramsType: section.paramsType, cause: error },
+    );
+  }
+  const parts = [heading, body.trim(), renderToolExamples(section.tools)].filter(
+    (part) => part !== '',
+  );
+  return parts.join('\n\n');
+}
+
+/** Drops the `[section ..., params ...]` suffix so a re-thrown error can carry the full path instead. */
+function stripSubject(message: string): string {
+  return message.replace(/ \[[^\]]*\]$/, '');
+}
+
+function indexSectionOverrides(
+  override: PromptOverride | undefined,
+  nodes: readonly SectionNode[],
+  label: string,
+): ReadonlyMap<string, SectionOverride> {
+  const index = new Map<string, SectionOverride>();
+  if (override === undefined) return index;
+  checkOverrideTarget(override, label);
+  const byPath = new Map(nodes.map((node) => [node.path.join('.'), node]));
+  for (const entry of override.sections) {
+    const path = entry.path.join('.');
+    const node = byPath.get(path);
+    const template = node?.section.bodyTemplate;
+    if (node === undefined || !node.section.acceptsOverrides || template === undefined) {
+      throw new PromptOverridesError(
+        `Section '${path}' of prompt '${label}' ${node === undefined ? 'does not exist' : 'does not accept overrides'}; remove this override.`,
+        { location: `${label}#${override.tag}` },
+      );
+    }
+    index.set(path, entry);
+  }
+  return index;
+}
+
+function applyToolOverrides(
+  tools: readonly ToolDefinition[],
+  override: PromptOverride | undefined,
+  registry: PromptRegistry,
+  label: string,
+): {
+  finalTools: ToolDefinition[];
+  descriptions: ReadonlyMap<string, ReadonlyMap<string, string>>;
+} {
+  const byName = new Map<string, ToolOverride>();
+  const known = new Set(registry.tools.map((entry) => entry.tool.name));
+  for (const entry of override?.tools ?? []) {
+    if (!known.has(entry.name)) {
+      throw new PromptOverridesError(
+        `Prompt '${label}' has no tool '${entry.name}' (tools: ${[...known].join(', ') || 'none'}); remove this override.`,
+      );
+    }
+    byName.set(entry.name, entry);
+  }
+  const descriptions = new Map<string, ReadonlyMap<string, string>>();
+  const finalTools = tools.map((tool) => {
+    const fields = new Map(
+      tool.paramsType === undefined ? [] : readFieldDescriptions(tool.paramsType),
+    );
+    const entry = byName.get(tool.name);
+    let result = tool;
+    if (entry !== undefined) {
+      if (!tool.acceptsOverrides) {
+        throw new PromptOverridesError(
+          `Tool '${tool.name}' of prompt '${label}' does not accept overrides; remove this override.`,
+        );
+      }
+      for (const [field, text] of Object.entries(entry.paramDescriptions ?? {}))
+        fields.set(field, text);
+      if (entry.description !== undefined && entry.description !== tool.description) {
+        result = tool.withDescription(entry.description);
+      }
+    }
+    if (fields.size > 0) descriptions.set(tool.name, fields);
+    return result;
+  });
+  return { finalTools, descriptions };
+}
+
+function checkOverrideTarget(override: PromptOverride, label: string): void {
+  if (`${override.ns}/${override.key}` !== label) {
+    throw new PromptOverridesError(
+      `Overrides for prompt '${override.ns}/${override.key}' were given to prompt '${label}'.`,
+      { location: `${override.ns}/${override.key}#${override.tag}` },
+    );
+  }
+}

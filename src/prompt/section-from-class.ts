@@ -1,0 +1,58 @@
+import { readSectionOptions } from '../metadata/section-metadata.js';
+import { readToolMethods } from '../metadata/tool-metadata.js';
+import { ToolDefinition, type ToolHandler } from '../tools/tool-definition.js';
+import type { ToolResult } from '../tools/tool-result.js';
+import { MarkdownSection } from './markdown-section.js';
+import type { PromptSection, SectionRef } from './prompt-section.js';
+
+type SectionClass = abstract new (...args: never[]) => unknown;
+
+const cache = new WeakMap<SectionClass, MarkdownSection>();
+
+/**
+ * The section model of a `@Section` class: a `MarkdownSection` whose tools are
+ * the class's `@Tool` methods. Each tool's handler resolves the class from the
+ * call's `context.services` and calls the method on that instance.
+ * Built once per class.
+ * @internal
+ */
+export function sectionFromClass(cls: SectionClass): MarkdownSection {
+  const cached = cache.get(cls);
+  if (cached !== undefined) return cached;
+  const options = readSectionOptions(cls);
+  const tools = readToolMethods(cls).map(
+    (method) =>
+      new ToolDefinition({
+        name: method.name,
+        description: method.options.description,
+        params: method.paramsType,
+        result: method.options.result,
+        examples: method.options.examples,
+        acceptsOverrides: method.options.acceptsOverrides,
+        readOnly: method.options.readOnly,
+        handler: methodHandler(cls, method.methodName),
+      }),
+  );
+  const section = new MarkdownSection<unknown>({ ...options, tools });
+  cache.set(cls, section);
+  return section;
+}
+
+/** A section instance for any {@link SectionRef}. @internal */
+export function toSection(ref: SectionRef): PromptSection {
+  return typeof ref === 'function' ? sectionFromClass(ref) : ref;
+}
+
+function methodHandler(cls: SectionClass, methodName: string): ToolHandler {
+  return (params, context) => {
+    const instance = context.services.get(cls) as Record<
+      string,
+      (...args: unknown[]) => ToolResult | Promise<ToolResult>
+    >;
+    const method = instance[methodName];
+    if (typeof method !== 'function') {
+      throw new TypeError(`${cls.name}.${methodName} is not a method of the resolved instance.`);
+    }
+    return method.call(instance, params, context);
+  };
+}

@@ -1,0 +1,69 @@
+import { PromptValidationError } from '../errors/prompt-validation-error.js';
+import { ToolDefinition, type ToolDefinitionInit } from './tool-definition.js';
+
+/** The provider-executed tool types affordance knows how to declare (OpenAI Responses names). */
+export type NativeToolType =
+  'web_search' | 'file_search' | 'code_interpreter' | 'shell' | 'apply_patch';
+
+/** Fields of a {@link NativeTool}. */
+export interface NativeToolInit<P = unknown, R = unknown> extends Omit<
+  ToolDefinitionInit<P, R>,
+  'handler' | 'name' | 'description'
+> {
+  /** The provider's tool type. */
+  readonly type: NativeToolType;
+  /** The tool's name in this prompt; defaults to `type`. */
+  readonly name?: string | undefined;
+  /** What the tool does; defaults to a short description of the type. */
+  readonly description?: string | undefined;
+  /** Provider configuration of the tool (e.g. `{ search_context_size: 'low' }`), passed through by adapters. */
+  readonly config?: Readonly<Record<string, unknown>> | undefined;
+}
+
+const defaultDescriptions: Record<NativeToolType, string> = {
+  web_search: 'Search the web; executed by the provider.',
+  file_search: 'Search the attached vector stores; executed by the provider.',
+  code_interpreter: 'Run Python in a provider-hosted sandbox.',
+  shell: 'Run shell commands.',
+  apply_patch: 'Create, update or delete files with patches.',
+};
+
+/**
+ * A tool the provider executes (web search, file search, code interpreter...).
+ * It is declared like any other tool but has no handler; adapters that cannot
+ * offer its type reject the prompt at validation time. Its calls still reach
+ * the session as `ToolInvoked` events flagged native.
+ */
+export class NativeTool<P = unknown, R = unknown> extends ToolDefinition<P, R> {
+  /** The provider's tool type. */
+  readonly type: NativeToolType;
+  /** Provider configuration, passed through by adapters. */
+  readonly config: Readonly<Record<string, unknown>>;
+
+  constructor(init: NativeToolInit<P, R>) {
+    if ((init as { handler?: unknown }).handler !== undefined) {
+      throw new PromptValidationError(
+        `NativeTool must not set a handler; execution is provider-managed (tool '${init.name ?? init.type}'). ` +
+          'Remove the handler, or use a ToolDefinition for a tool you execute yourself.',
+        { paramsType: init.params, placeholder: init.name ?? init.type },
+      );
+    }
+    super({
+      ...init,
+      name: init.name ?? init.type,
+      description: init.description ?? defaultDescriptions[init.type],
+    });
+    this.type = init.type;
+    this.config = Object.freeze({ ...(init.config ?? {}) });
+  }
+
+  override readonly native: boolean = true;
+
+  protected override defaultAcceptsOverrides(): boolean {
+    return false;
+  }
+
+  protected override checkHandler(): void {
+    // Native tools have no handler by definition; the constructor rejects one.
+  }
+}

@@ -1,0 +1,191 @@
+import { PromptValidationError } from '../errors/prompt-validation-error.js';
+import type { DataClass, ResultDeclaration } from './class-type.js';
+import type { ToolContext } from './tool-context.js';
+import { ToolExample } from './tool-example.js';
+import { validateDescription, validateToolName } from './tool-name.js';
+import type { ToolResult } from './tool-result.js';
+
+/** A tool handler: receives the parsed params and the call's context; sync or async. */
+export type ToolHandler<P = unknown, R = unknown> = (
+  params: P,
+  context: ToolContext,
+) => ToolResult<R> | Promise<ToolResult<R>>;
+
+/** Fields of a {@link ToolDefinition}, shared with `@Tool` options. */
+export interface ToolDefinitionInit<P = unknown, R = unknown> {
+  /** `^[a-z0-9_-]{1,64}$`; surrounding whitespace is an error. */
+  readonly name: string;
+  /** What the tool does, for the model: 1-200 ASCII characters, stored stripped. */
+  readonly description: string;
+  /** The params class; omit for a tool that takes no arguments. */
+  readonly params?: DataClass<P> | undefined;
+  /** The result class, or `[ResultClass]` for a list; needed for examples and the contract hash. */
+  readonly result?: ResultDeclaration | undefined;
+  /** The handler. Required unless the tool is a {@link NativeTool}. */
+  readonly handler?: ToolHandler<P, R> | undefined;
+  /** Worked examples, rendered into the section text. */
+  readonly examples?: readonly ToolExample<P>[] | undefined;
+  /** Whether prompt overrides may replace the description. Defaults to `true`. */
+  readonly acceptsOverrides?: boolean | undefined;
+  /** The tool only reads state; calls of read-only tools in one turn may run concurrently. Defaults to `false`. */
+  readonly readOnly?: boolean | undefined;
+}
+
+/**
+ * A tool the model can call: name, description, params and result classes,
+ * handler and examples. `@Tool` methods and `new ToolDefinition({...})` both
+ * produce this; nothing downstream knows which form was used.
+ */
+export class ToolDefinition<P = unknown, R = unknown> {
+  /** The tool's name as the model sees it. */
+  readonly name: string;
+  /** The tool's description, stripped. */
+  readonly description: string;
+  /** The params class, or `undefined` for a tool without arguments. */
+  readonly paramsType: DataClass<P> | undefined;
+  /** The result class (the element class for list results), if declared. */
+  readonly resultType: DataClass | undefined;
+  /** `'array'` when the result is declared as `[ResultClass]`, otherwise `'object'`. */
+  readonly resultContainer: 'object' | 'array';
+  /** The handler, or `undefined` for a provider-executed tool. */
+  readonly handler: ToolHandler<P, R> | undefined;
+  /** Validated worked examples. */
+  readonly examples: readonly ToolExample<P>[];
+  /** Whether prompt overrides may replace the description. */
+  readonly acceptsOverrides: boolean;
+  /** Whether the tool only reads state. */
+  readonly readOnly: boolean;
+
+  constructor(init: ToolDefinitionInit<P, R>) {
+    this.paramsType = init.params;
+    this.name = validateToolName(init.name, init.params);
+    this.description = validateDescription(
+      init.description,
+      'Tool description',
+      init.params,
+      'description',
+    );
+    const result = init.result;
+    this.resultType = Array.isArray(result)
+      ? (result as readonly [DataClass])[0]
+      : (result as DataClass | undefined);
+    this.resultContainer = Array.isArray(result) ? 'array' : 'object';
+    this.handler = init.handler;
+    this.acceptsOverrides = init.acceptsOverrides ?? this.defaultAcceptsOverrides();
+    this.readOnly = init.readOnly ?? false;
+    this.checkHandler();
+    this.examples = Object.freeze(
+      (init.examples ?? []).map((example) => this.checkExample(example)),
+    );
+  }
+
+  /** Whether the provider executes this tool (see {@link NativeTool}). */
+  readonly native: boolean = false;
+
+  /** A copy of this tool with another description (used by prompt overrides). */
+  withDescription(description: string): this {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
+    Object.assign(copy, this);
+    (copy as { description: string }).description = validateDescription(
+      description,
+      'Tool description',
+      this.paramsType,
+      'description',
+    );
+    return copy;
+  }
+
+  /** Default of `acceptsOverrides` for this kind of tool. */
+  protected defaultAcceptsOverrides(): boolean {
+    return true;
+  }
+
+  /** Checks the handler when the tool is built. */
+  protected checkHandler(): void {
+    if (typeof this.handler !== 'function') {
+      throw new PromptValidationError(
+        `Tool '${this.name}' has no handler. Pass \`handler: (params, context) => ToolResult\`, ` +
+          'or declare a provider-executed tool with NativeTool.',
+        { paramsType: this.paramsType, placeholder: 'handler' },
+      );
+    }
+  }
+
+  private checkExample(example: unknown): ToolExample<P> {
+    const fields = { paramsType: this.paramsType, placeholder: 'examples' };
+    if (!(example instanceof ToolExample)) {
+      throw new PromptValidationError(
+        `Tool '${this.name}': examples must be ToolExample instances (new ToolExample({ description, input, output })).`,
+        fields,
+      );
+    }
+    const description = validateDescription(
+      example.description,
+      'Tool example description',
+      this.paramsType,
+      'description',
+    );
+    this.checkExampleInput(example.input, fields);
+    this.checkExampleOutput(example.output, fields);
+    return Object.freeze(
+      new ToolExample<P, unknown>({ description, input: example.input as P | undefined, output: example.output }),
+    );
+  }
+
+  private checkExampleInput(
+    input: unknown,
+    fields: { paramsType: DataClass | undefined; placeholder: string },
+  ): void {
+    const expected = this.paramsType;
+    const ok = expected === undefined ? input === undefined : isExactInstance(input, expected);
+    if (!ok) {
+      throw new PromptValidationError(
+        `Tool example input must match the tool params type (tool '${this.name}' expects ` +
+          `${expected === undefined ? 'no input' : `an instance of ${expected.name}`}, got ${describeValue(input)}).`,
+        fields,
+      );
+    }
+  }
+
+  private checkExampleOutput(
+    output: unknown,
+    fields: { paramsType: DataClass | undefined; placeholder: string },
+  ): void {
+    const expected = this.resultType;
+    let ok: boolean;
+    let wanted: string;
+    if (expected === undefined) {
+      ok = output === undefined;
+      wanted = 'no output (declare `result` to give one)';
+    } else if (this.resultContainer === 'array') {
+      ok = Array.isArray(output) && output.every((item) => isExactInstance(item, expected));
+      wanted = `an array of ${expected.name} instances`;
+    } else {
+      ok = isExactInstance(output, expected);
+      wanted = `an instance of ${expected.name}`;
+    }
+    if (!ok) {
+      throw new PromptValidationError(
+        `Tool example output must match the tool result type (tool '${this.name}' expects ${wanted}, ` +
+          `got ${describeValue(output)}).`,
+        fields,
+      );
+    }
+  }
+}
+
+function isExactInstance(value: unknown, cls: DataClass): boolean {
+  return (
+    typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === cls.prototype
+  );
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') {
+    const ctor = (value as { constructor?: { name?: string } }).constructor;
+    return `an instance of ${ctor?.name ?? 'Object'}`;
+  }
+  return `a ${typeof value}`;
+}
