@@ -6,10 +6,10 @@ import { validateDescription, validateToolName } from './tool-name.js';
 import type { ToolResult } from './tool-result.js';
 
 /** A tool handler: receives the parsed params and the call's context; sync or async. */
-export type ToolHandler<P = unknown, R = unknown> = (
-  params: P,
-  context: ToolContext,
-) => ToolResult<R> | Promise<ToolResult<R>>;
+// Method syntax keeps `params` bivariant, so a ToolDefinition<MyParams> fits where any tool is expected.
+export type ToolHandler<P = unknown, R = unknown> = {
+  handle(params: P, context: ToolContext): ToolResult<R> | Promise<ToolResult<R>>;
+}['handle'];
 
 /** Fields of a {@link ToolDefinition}, shared with `@Tool` options. */
 export interface ToolDefinitionInit<P = unknown, R = unknown> {
@@ -128,7 +128,11 @@ export class ToolDefinition<P = unknown, R = unknown> {
     this.checkExampleInput(example.input, fields);
     this.checkExampleOutput(example.output, fields);
     return Object.freeze(
-      new ToolExample<P, unknown>({ description, input: example.input as P | undefined, output: example.output }),
+      new ToolExample<P, unknown>({
+        description,
+        input: example.input as P | undefined,
+        output: example.output,
+      }),
     );
   }
 

@@ -8,6 +8,7 @@ import { PromptValidationError } from '../../src/errors/prompt-validation-error.
 import type { PromptOverride } from '../../src/overrides/prompt-override.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { Prompt } from '../../src/prompt/prompt.js';
+import { catchError } from '../support/catch-error.js';
 import type { ToolContext } from '../../src/tools/tool-context.js';
 import { ToolDefinition } from '../../src/tools/tool-definition.js';
 import { ToolExample } from '../../src/tools/tool-example.js';
@@ -50,15 +51,6 @@ function section(
   });
 }
 
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to throw');
-}
-
 describe('Prompt', () => {
   describe('when built', () => {
     it('should reject a blank namespace or key', () => {
@@ -76,7 +68,8 @@ describe('Prompt', () => {
     });
 
     it('should reject a duplicate tool name, naming both section paths', () => {
-      const error = thrown(
+      const error = catchError(
+        PromptValidationError,
         () =>
           new Prompt({
             ns: 'demo',
@@ -87,11 +80,10 @@ describe('Prompt', () => {
             ],
           }),
       );
-      expect(PromptValidationError.is(error)).toBe(true);
       expect(error.message).toContain(
         "'search' is contributed by section 'a' and by section 'b.c'",
       );
-      expect((error as PromptValidationError).sectionPath).toEqual(['b', 'c']);
+      expect(error.sectionPath).toEqual(['b', 'c']);
     });
 
     it('should reject duplicate sibling keys and a section used twice', () => {
@@ -203,10 +195,9 @@ describe('Prompt', () => {
           }),
         ],
       });
-      const error = thrown(() => prompt.render());
-      expect(PromptRenderError.is(error)).toBe(true);
+      const error = catchError(PromptRenderError, () => prompt.render());
       expect(error.message).toContain('Section enabled predicate failed: no flag');
-      expect((error as PromptRenderError).sectionPath).toEqual(['outer', 'inner']);
+      expect(error.sectionPath).toEqual(['outer', 'inner']);
       expect(error.cause).toBeInstanceOf(Error);
     });
 
@@ -248,9 +239,10 @@ describe('Prompt', () => {
       });
 
       it('should then construct the class and report a missing value', () => {
-        const error = thrown(() => new Prompt({ ns: 'd', key: 'k', sections: [make()] }).render());
-        expect(PromptRenderError.is(error)).toBe(true);
-        expect((error as PromptRenderError).sectionPath).toEqual(['limits']);
+        const error = catchError(PromptRenderError, () =>
+          new Prompt({ ns: 'd', key: 'k', sections: [make()] }).render(),
+        );
+        expect(error.sectionPath).toEqual(['limits']);
         expect(error.message).toContain(
           '${limit} has no value (LimitParams.limit is null or undefined)',
         );
@@ -267,9 +259,10 @@ describe('Prompt', () => {
           title: 'Strict',
           params: Strict,
         });
-        const error = thrown(() =>
+        const error = catchError(PromptRenderError, () =>
           new Prompt({ ns: 'd', key: 'k', sections: [strictSection] }).render(),
         );
+
         expect(error.message).toContain(
           'Missing parameters for section: no Strict was passed to render()',
         );
@@ -288,8 +281,9 @@ describe('Prompt', () => {
         ],
       ])('should reject bad params %#', (params, message) => {
         const prompt = new Prompt({ ns: 'd', key: 'k', sections: [make()] });
-        const error = thrown(() => prompt.render({ params: params as object[] }));
-        expect(PromptValidationError.is(error)).toBe(true);
+        const error = catchError(PromptValidationError, () =>
+          prompt.render({ params: params }),
+        );
         expect(error.message).toContain(message);
       });
     });
@@ -454,12 +448,11 @@ describe('Prompt', () => {
           },
         }),
       ).toThrow("Tool 'locked' of prompt 'demo/ov' does not accept overrides");
-      const error = thrown(() =>
+      const error = catchError(PromptOverridesError, () =>
         prompt.render({
           overrides: { ...base, tools: [{ name: 'nope', expectedContractHash: 'h' }] },
         }),
       );
-      expect(PromptOverridesError.is(error)).toBe(true);
       expect(error.message).toContain(
         "Prompt 'demo/ov' has no tool 'nope' (tools: search, locked)",
       );
