@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { getDesignParamTypes, isReflectMetadataLoaded } from '../metadata/metadata-store.js';
 import { recordToolMethod, type ToolOptions } from '../metadata/tool-metadata.js';
 
@@ -12,6 +13,14 @@ import { recordToolMethod, type ToolOptions } from '../metadata/tool-metadata.js
  */
 export function Tool(options: ToolOptions): MethodDecorator {
   return (prototype, property, descriptor) => {
+    if (typeof prototype === 'function') {
+      throw new ConfigurationError({
+        subject: `@Tool ${prototype.name}.${String(property)}`,
+        problem:
+          'the method is static; tools are called on the section instance resolved for each call.',
+        fix: 'Make it an instance method (remove `static`).',
+      });
+    }
     const method = descriptor.value;
     recordToolMethod(prototype.constructor, {
       methodName: String(property),

@@ -166,11 +166,16 @@ function validateRecord(className: string, record: ToolMethodRecord): ToolMethod
     });
   }
   if (first === Object) {
+    // Per-file compilers (ts-jest with isolatedModules, SWC) cannot see that an `import type`
+    // names a class, so they emit `Object` for it, exactly as for an interface.
     throw new ConfigurationError({
       subject,
       problem:
-        'the params type reads as `Object`: it is an interface, a type alias or an object type, which do not exist at runtime.',
-      fix: 'Declare the params as a class whose fields carry class-validator decorators, e.g. `class LookupParams { @IsString() id!: string }`.',
+        'the params type reads as `Object`: it is an interface, a type alias, an object or union type (e.g. `Params | undefined`), ' +
+        'or a class imported with `import type` (per-file compilers such as ts-jest with isolatedModules emit `Object` for it). None of these exists at runtime.',
+      fix:
+        'Declare the params as a class whose fields carry class-validator decorators (e.g. `class LookupParams { @IsString() id!: string }`), ' +
+        'import it as a value (`import { LookupParams } from ...`, not `import type`), or pass `params: LookupParams` to @Tool.',
     });
   }
   if (typeof first !== 'function' || builtinTypes.has(first)) {

@@ -19,8 +19,7 @@ export function bindParams(
         { placeholder: `params[${index}]` },
       );
     }
-    const ctor =
-      typeof value === 'object' && value !== null ? (value).constructor : undefined;
+    const ctor = typeof value === 'object' && value !== null ? value.constructor : undefined;
     if (ctor === undefined || ctor === Object) {
       throw new PromptValidationError(
         `Prompt expects params instances: params[${index}] of '${promptName}' is ${value === null ? 'null' : typeof value === 'object' ? 'a plain object' : `a ${typeof value}`}. ` +

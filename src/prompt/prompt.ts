@@ -1,11 +1,7 @@
-import { PromptOverridesError } from '../errors/prompt-overrides-error.js';
 import { PromptRenderError } from '../errors/prompt-render-error.js';
 import { PromptValidationError } from '../errors/prompt-validation-error.js';
-import type {
-  PromptOverride,
-  SectionOverride,
-  ToolOverride,
-} from '../overrides/prompt-override.js';
+import { assertOverrideApplies } from '../overrides/check-overrides.js';
+import type { PromptOverride, SectionOverride } from '../overrides/prompt-override.js';
 import { readFieldDescriptions } from '../metadata/describe-metadata.js';
 import type { DataClass } from '../tools/class-type.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
@@ -90,7 +86,8 @@ export class Prompt<O = unknown> {
   render(options: RenderOptions = {}): RenderedPrompt {
     const label = `${this.ns}/${this.key}`;
     const bound = bindParams(options.params ?? [], this.registry.paramsTypes, label);
-    const sectionOverrides = indexSectionOverrides(options.overrides, this.registry.nodes, label);
+    if (options.overrides !== undefined) assertOverrideApplies(this, options.overrides);
+    const sectionOverrides = indexSectionOverrides(options.overrides);
     const texts: string[] = [];
     const tools: ToolDefinition[] = [];
     const nodes = this.registry.nodes;
@@ -105,12 +102,7 @@ export class Prompt<O = unknown> {
       texts.push(renderNode(node, params, sectionOverrides.get(node.path.join('.'))));
       tools.push(...node.section.tools);
     });
-    const { finalTools, descriptions } = applyToolOverrides(
-      tools,
-      options.overrides,
-      this.registry,
-      label,
-    );
+    const { finalTools, descriptions } = applyToolOverrides(tools, options.overrides);
     return new RenderedPrompt({
       ns: this.ns,
       key: this.key,
@@ -201,47 +193,18 @@ function stripSubject(message: string): string {
 
 function indexSectionOverrides(
   override: PromptOverride | undefined,
-  nodes: readonly SectionNode[],
-  label: string,
 ): ReadonlyMap<string, SectionOverride> {
-  const index = new Map<string, SectionOverride>();
-  if (override === undefined) return index;
-  checkOverrideTarget(override, label);
-  const byPath = new Map(nodes.map((node) => [node.path.join('.'), node]));
-  for (const entry of override.sections) {
-    const path = entry.path.join('.');
-    const node = byPath.get(path);
-    const template = node?.section.bodyTemplate;
-    if (node === undefined || !node.section.acceptsOverrides || template === undefined) {
-      throw new PromptOverridesError(
-        `Section '${path}' of prompt '${label}' ${node === undefined ? 'does not exist' : 'does not accept overrides'}; remove this override.`,
-        { location: `${label}#${override.tag}` },
-      );
-    }
-    index.set(path, entry);
-  }
-  return index;
+  return new Map((override?.sections ?? []).map((entry) => [entry.path.join('.'), entry]));
 }
 
 function applyToolOverrides(
   tools: readonly ToolDefinition[],
   override: PromptOverride | undefined,
-  registry: PromptRegistry,
-  label: string,
 ): {
   finalTools: ToolDefinition[];
   descriptions: ReadonlyMap<string, ReadonlyMap<string, string>>;
 } {
-  const byName = new Map<string, ToolOverride>();
-  const known = new Set(registry.tools.map((entry) => entry.tool.name));
-  for (const entry of override?.tools ?? []) {
-    if (!known.has(entry.name)) {
-      throw new PromptOverridesError(
-        `Prompt '${label}' has no tool '${entry.name}' (tools: ${[...known].join(', ') || 'none'}); remove this override.`,
-      );
-    }
-    byName.set(entry.name, entry);
-  }
+  const byName = new Map((override?.tools ?? []).map((entry) => [entry.name, entry]));
   const descriptions = new Map<string, ReadonlyMap<string, string>>();
   const finalTools = tools.map((tool) => {
     const fields = new Map(
@@ -250,11 +213,6 @@ function applyToolOverrides(
     const entry = byName.get(tool.name);
     let result = tool;
     if (entry !== undefined) {
-      if (!tool.acceptsOverrides) {
-        throw new PromptOverridesError(
-          `Tool '${tool.name}' of prompt '${label}' does not accept overrides; remove this override.`,
-        );
-      }
       for (const [field, text] of Object.entries(entry.paramDescriptions ?? {}))
         fields.set(field, text);
       if (entry.description !== undefined && entry.description !== tool.description) {
@@ -265,13 +223,4 @@ function applyToolOverrides(
     return result;
   });
   return { finalTools, descriptions };
-}
-
-function checkOverrideTarget(override: PromptOverride, label: string): void {
-  if (`${override.ns}/${override.key}` !== label) {
-    throw new PromptOverridesError(
-      `Overrides for prompt '${override.ns}/${override.key}' were given to prompt '${label}'.`,
-      { location: `${override.ns}/${override.key}#${override.tag}` },
-    );
-  }
 }

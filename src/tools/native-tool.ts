@@ -41,18 +41,24 @@ export class NativeTool<P = unknown, R = unknown> extends ToolDefinition<P, R> {
   readonly config: Readonly<Record<string, unknown>>;
 
   constructor(init: NativeToolInit<P, R>) {
+    const name = init.name ?? init.type;
     if ((init as { handler?: unknown }).handler !== undefined) {
       throw new PromptValidationError(
-        `NativeTool must not set a handler; execution is provider-managed (tool '${init.name ?? init.type}'). ` +
-          'Remove the handler, or use a ToolDefinition for a tool you execute yourself.',
-        { paramsType: init.params, placeholder: init.name ?? init.type },
+        'NativeTool must not set a handler; execution is provider-managed. ' +
+          `Remove the handler of tool '${name}', or use a ToolDefinition for a tool you execute yourself.`,
+        { paramsType: init.params, placeholder: name },
       );
     }
-    super({
-      ...init,
-      name: init.name ?? init.type,
-      description: init.description ?? defaultDescriptions[init.type],
-    });
+    // Types outside NativeToolType (newer provider tools, untyped callers) have no default text.
+    const description =
+      init.description ?? (defaultDescriptions as Partial<Record<string, string>>)[init.type];
+    if (description === undefined) {
+      throw new PromptValidationError(
+        `NativeTool '${name}' of type '${init.type}' has no default description. Pass \`description\`.`,
+        { paramsType: init.params, placeholder: 'description' },
+      );
+    }
+    super({ ...init, name, description });
     this.type = init.type;
     this.config = Object.freeze({ ...(init.config ?? {}) });
   }

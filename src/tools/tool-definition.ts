@@ -1,4 +1,5 @@
 import { PromptValidationError } from '../errors/prompt-validation-error.js';
+import { toJsonSchema } from '../schema/to-json-schema.js';
 import type { DataClass, ResultDeclaration } from './class-type.js';
 import type { ToolContext } from './tool-context.js';
 import { ToolExample } from './tool-example.js';
@@ -100,7 +101,10 @@ export class ToolDefinition<P = unknown, R = unknown> {
     return true;
   }
 
-  /** Checks the handler when the tool is built. */
+  /**
+   * Checks the handler and the params class when the tool is built, so a params
+   * class that could never validate fails at startup (its schema is cached for dispatch).
+   */
   protected checkHandler(): void {
     if (typeof this.handler !== 'function') {
       throw new PromptValidationError(
@@ -109,6 +113,7 @@ export class ToolDefinition<P = unknown, R = unknown> {
         { paramsType: this.paramsType, placeholder: 'handler' },
       );
     }
+    if (this.paramsType !== undefined) toJsonSchema(this.paramsType, 'standard');
   }
 
   private checkExample(example: unknown): ToolExample<P> {

@@ -10,10 +10,14 @@ const MAX_DESCRIPTION_LENGTH = 200;
 export function validateToolName(name: string, paramsType: ClassRef | undefined): string {
   const trimmed = name.trim();
   if (trimmed !== name) {
-    throw new PromptValidationError(
-      `Tool name must not contain surrounding whitespace. Write '${trimmed}'.`,
-      { paramsType, placeholder: trimmed },
-    );
+    // Suggest the stripped name only when it would pass; otherwise point at the rule.
+    const fix = TOOL_NAME_PATTERN.test(trimmed)
+      ? `Write '${trimmed}'.`
+      : `Remove it and use a name matching ${TOOL_NAME_PATTERN.source}.${suggestion(trimmed)}`;
+    throw new PromptValidationError(`Tool name must not contain surrounding whitespace. ${fix}`, {
+      paramsType,
+      placeholder: trimmed,
+    });
   }
   if (name === '') {
     throw new PromptValidationError(

@@ -83,21 +83,29 @@ export class ToolResult<T = unknown> {
 
 /**
  * Renders a tool value for the model (see {@link ToolResult.render}).
- * Arrays render item by item: a JSON array when every item renders as JSON,
- * otherwise the non-empty renderings joined by blank lines.
+ * Arrays render item by item, null and undefined items dropped: a JSON array
+ * when every item renders as JSON, otherwise the non-empty renderings joined by blank lines.
  */
 export function renderToolValue(value: unknown): string {
+  return renderValue(value, new Set());
+}
+
+function renderValue(value: unknown, openArrays: Set<readonly unknown[]>): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return renderArray(value);
+  if (Array.isArray(value)) return renderArray(value, openArrays);
   const own = renderWithOwnMethod(value);
   if (own !== undefined) return own;
   try {
     return JSON.stringify(dump(value) ?? null);
   } catch {
     // A value dump cannot represent (a cycle): show it as Node would rather than fail the call.
-    return inspect(value, { depth: 4, breakLength: Infinity });
+    return showAsNode(value);
   }
+}
+
+function showAsNode(value: unknown): string {
+  return inspect(value, { depth: 4, breakLength: Infinity });
 }
 
 function renderWithOwnMethod(value: unknown): string | undefined {
@@ -112,9 +120,19 @@ function renderWithOwnMethod(value: unknown): string | undefined {
   }
 }
 
-function renderArray(items: readonly unknown[]): string {
-  if (items.length === 0) return '[]';
-  const rendered = items.map((item) => renderToolValue(item));
+function renderArray(items: readonly unknown[], openArrays: Set<readonly unknown[]>): string {
+  // An array that contains itself cannot be rendered item by item.
+  if (openArrays.has(items)) return showAsNode(items);
+  // Dropped like null fields, so a null item cannot turn a JSON array into joined text.
+  const present = items.filter((item) => item !== null && item !== undefined);
+  if (present.length === 0) return '[]';
+  openArrays.add(items);
+  let rendered: string[];
+  try {
+    rendered = present.map((item) => renderValue(item, openArrays));
+  } finally {
+    openArrays.delete(items);
+  }
   const parsed: unknown[] = [];
   for (const text of rendered) {
     try {

@@ -5,6 +5,7 @@ import { Tool } from '../../src/decorators/tool.js';
 import { PromptOverridesError } from '../../src/errors/prompt-overrides-error.js';
 import { PromptRenderError } from '../../src/errors/prompt-render-error.js';
 import { PromptValidationError } from '../../src/errors/prompt-validation-error.js';
+import { describePrompt } from '../../src/overrides/prompt-descriptor.js';
 import type { PromptOverride } from '../../src/overrides/prompt-override.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { Prompt } from '../../src/prompt/prompt.js';
@@ -281,9 +282,7 @@ describe('Prompt', () => {
         ],
       ])('should reject bad params %#', (params, message) => {
         const prompt = new Prompt({ ns: 'd', key: 'k', sections: [make()] });
-        const error = catchError(PromptValidationError, () =>
-          prompt.render({ params: params }),
-        );
+        const error = catchError(PromptValidationError, () => prompt.render({ params: params }));
         expect(error.message).toContain(message);
       });
     });
@@ -412,16 +411,20 @@ describe('Prompt', () => {
       ],
     });
     const base: PromptOverride = { ns: 'demo', key: 'ov', tag: 'latest', sections: [], tools: [] };
+    const descriptor = describePrompt(prompt);
+    const sectionHash =
+      descriptor.sections.find((s) => s.path.join('.') === 'open')?.contentHash ?? '';
+    const searchHash = descriptor.tools.find((t) => t.name === 'search')?.contractHash ?? '';
 
     it('should replace an overridable section body and tool texts', () => {
       const rendered = prompt.render({
         overrides: {
           ...base,
-          sections: [{ path: ['open'], expectedHash: 'unused-here', body: 'New body.' }],
+          sections: [{ path: ['open'], expectedHash: sectionHash, body: 'New body.' }],
           tools: [
             {
               name: 'search',
-              expectedContractHash: 'unused-here',
+              expectedContractHash: searchHash,
               description: 'Find articles.',
               paramDescriptions: { query: 'Words to look for' },
             },
@@ -439,7 +442,7 @@ describe('Prompt', () => {
         prompt.render({
           overrides: { ...base, sections: [{ path: ['fixed'], expectedHash: 'h', body: 'x' }] },
         }),
-      ).toThrow("Section 'fixed' of prompt 'demo/ov' does not accept overrides");
+      ).toThrow("section 'fixed': the section does not accept overrides");
       expect(() =>
         prompt.render({
           overrides: {
@@ -447,14 +450,14 @@ describe('Prompt', () => {
             tools: [{ name: 'locked', expectedContractHash: 'h', description: 'x' }],
           },
         }),
-      ).toThrow("Tool 'locked' of prompt 'demo/ov' does not accept overrides");
+      ).toThrow("tool 'locked': the tool does not accept overrides");
       const error = catchError(PromptOverridesError, () =>
         prompt.render({
           overrides: { ...base, tools: [{ name: 'nope', expectedContractHash: 'h' }] },
         }),
       );
       expect(error.message).toContain(
-        "Prompt 'demo/ov' has no tool 'nope' (tools: search, locked)",
+        "tool 'nope': the prompt has no tool with this name (tools: search, locked)",
       );
     });
 

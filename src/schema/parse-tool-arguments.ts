@@ -1,0 +1,180 @@
+import {
+  type ClassConstructor,
+  type ClassTransformOptions,
+  plainToInstance,
+} from 'class-transformer';
+import { validate, type ValidatorOptions } from 'class-validator';
+
+import { ToolValidationError, type ToolValidationIssue } from '../errors/tool-validation-error.js';
+import { normalizeStrictArguments } from './normalize-strict-arguments.js';
+import type { SchemaProfile } from './params-json-schema.js';
+import { readParamsShape } from './params-shape.js';
+import { isPlainObject } from './plain-object.js';
+import { screenArguments } from './screen-arguments.js';
+import { toValidationIssues } from './validation-issues.js';
+
+/** Options of {@link parseToolArguments}. */
+export interface ParseToolArgumentsOptions {
+  /**
+   * The schema profile the model was shown. With `openai-strict`, `null` for an
+   * optional field means "absent" and is removed first ({@link normalizeStrictArguments}).
+   * Defaults to `standard`.
+   */
+  readonly profile?: SchemaProfile;
+}
+
+/** Implicit conversion stays off: `"5"` for an `@IsInt()` field is reported, never turned into 5. */
+const transformOptions: ClassTransformOptions = Object.freeze({
+  enableImplicitConversion: false,
+  excludeExtraneousValues: false,
+  exposeDefaultValues: false,
+  exposeUnsetFields: true,
+  enableCircularCheck: false,
+  ignoreDecorators: false,
+  strategy: 'exposeAll',
+  excludePrefixes: [],
+});
+
+const validatorOptions: ValidatorOptions = Object.freeze({
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  stopAtFirstError: false,
+  skipMissingProperties: false,
+  skipNullProperties: false,
+  skipUndefinedProperties: false,
+  dismissDefaultMessages: false,
+  always: false,
+  strictGroups: false,
+  enableDebugMessages: false,
+  validationError: { target: false, value: true },
+});
+
+const noArguments = 'Tool does not accept any arguments.';
+
+/**
+ * Turns a tool call's arguments (JSON text, or an already-decoded value) into a
+ * validated instance of `paramsType`, with class-transformer and
+ * class-validator. Unknown keys are rejected at every level, `__proto__` and
+ * other reserved keys included; nothing is converted implicitly (`"5"` is not
+ * an integer); a field is required unless it is `@IsOptional()`, has a
+ * default value or a `@ValidateIf`. `null` for an `@IsOptional()` field is
+ * accepted as class-validator accepts it, and reaches the handler as `null`
+ * unless the profile is `openai-strict`. Empty text or `undefined` counts as `{}`.
+ *
+ * @throws ToolValidationError listing every problem at once, each with its
+ * field path: dotted keys and bracketed indexes (`address.zip`,
+ * `items[2].name`), keys that are not identifiers quoted (`meta["a b"]`), and
+ * `''` for the whole payload. Nothing else is ever thrown, whatever the input.
+ */
+export async function parseToolArguments<T>(
+  paramsType: new (...args: never[]) => T,
+  raw: unknown,
+  options: ParseToolArgumentsOptions = {},
+): Promise<T> {
+  try {
+    const decoded = decode(paramsType, raw);
+    if (!isPlainObject(decoded)) {
+      return fail(paramsType, `Arguments must be a JSON object; got ${describeValue(decoded)}.`);
+    }
+    const shape = readParamsShape(paramsType);
+    if (shape.fields.size === 0) {
+      if (Object.keys(decoded).length > 0) return fail(paramsType, noArguments);
+      return plainToInstance(paramsType as ClassConstructor<T>, {}, transformOptions);
+    }
+    const normalized =
+      options.profile === 'openai-strict'
+        ? (normalizeStrictArguments(paramsType, decoded) as Record<string, unknown>)
+        : decoded;
+
+    const issues: ToolValidationIssue[] = [];
+    const clean = screenArguments(shape, normalized, issues);
+    let instance: T;
+    try {
+      instance = plainToInstance(paramsType as ClassConstructor<T>, clean, transformOptions);
+    } catch (error) {
+      issues.push({ path: '', message: `Arguments could not be converted: ${messageOf(error)}` });
+      throw new ToolValidationError(issues, { paramsType, cause: error });
+    }
+    // A class instance is always an object; T is unconstrained so `new () => unknown` classes fit.
+    const errors = await validate(instance as object, validatorOptions);
+    mergeValidationIssues(issues, errors);
+    if (issues.length > 0) throw new ToolValidationError(issues, { paramsType });
+    return instance;
+  } catch (error) {
+    if (ToolValidationError.is(error)) throw error;
+    throw new ToolValidationError(
+      [{ path: '', message: `Arguments could not be validated: ${messageOf(error)}` }],
+      { paramsType, cause: error },
+    );
+  }
+}
+
+function decode(paramsType: abstract new (...args: never[]) => unknown, raw: unknown): unknown {
+  if (raw === undefined) return {};
+  if (typeof raw !== 'string') return raw;
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw new ToolValidationError(`Arguments are not valid JSON: ${messageOf(error)}`, {
+      paramsType,
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Adds class-validator's findings to the screening issues, dropping those the
+ * screening already explains (an absent required field is reported once, as
+ * "is required") and exact duplicates.
+ */
+function mergeValidationIssues(
+  issues: ToolValidationIssue[],
+  errors: Parameters<typeof toValidationIssues>[0],
+): void {
+  const screened = new Set(issues.map((issue) => issue.path));
+  const seen = new Set(issues.map((issue) => `${issue.path}\u0000${issue.message}`));
+  for (const issue of toValidationIssues(errors)) {
+    if (issue.value === undefined) {
+      // Declared fields without validators exist on every instance as `undefined`.
+      if (issue.constraint === 'whitelistValidation' || screened.has(issue.path)) continue;
+    }
+    const key = `${issue.path}\u0000${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push({ path: issue.path, message: issue.message });
+  }
+}
+
+function fail(paramsType: abstract new (...args: never[]) => unknown, message: string): never {
+  throw new ToolValidationError(message, { paramsType });
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+    case 'symbol':
+    case 'function':
+    case 'undefined':
+      return `a ${typeof value}`;
+    case 'object':
+      break;
+  }
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== '' ? `a ${name} object` : 'a non-plain object';
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return 'unknown error';
+  }
+}
