@@ -7,6 +7,7 @@
  */
 
 export { Describe } from './decorators/describe.js';
+export { Reducer } from './decorators/reducer.js';
 export { Section } from './decorators/section.js';
 export { Tool } from './decorators/tool.js';
 
@@ -46,6 +47,21 @@ export {
   type ToolValidationIssue,
 } from './errors/tool-validation-error.js';
 
+export type { DispatchFailure, DispatchParticipant } from './events/dispatch-failure.js';
+export { DispatchResult, type DispatchResultInit } from './events/dispatch-result.js';
+export type { Dispatcher } from './events/dispatcher.js';
+export type { EventStampInit, PromptEventInit } from './events/event-stamp.js';
+export type { EventHandler, EventType } from './events/event-type.js';
+export { InProcessDispatcher } from './events/in-process-dispatcher.js';
+export {
+  PromptExecuted,
+  type PromptExecutedInit,
+  type PromptExecutedResult,
+} from './events/prompt-executed.js';
+export { PromptRendered, type PromptRenderedInit } from './events/prompt-rendered.js';
+export { TokenUsage, type TokenUsageInit } from './events/token-usage.js';
+export { ToolInvoked, type ToolInvokedInit, type ToolOutcome } from './events/tool-invoked.js';
+
 export type { SectionOptions } from './metadata/section-metadata.js';
 export type { ToolOptions } from './metadata/tool-metadata.js';
 
@@ -80,6 +96,42 @@ export {
 export { RenderedPrompt } from './prompt/rendered-prompt.js';
 export { Template } from './prompt/template.js';
 
+export { Filesystem } from './resources/filesystem.js';
+export type {
+  EditOptions,
+  EditResult,
+  EntryKind,
+  FileRead,
+  FileStat,
+  GlobOptions,
+  GrepMatch,
+  GrepOptions,
+  GrepResult,
+  ReadOptions,
+  RemoveOptions,
+  WriteMode,
+  WriteOptions,
+  WriteResult,
+} from './resources/filesystem.js';
+export { defaultFilesystemLimits, type FilesystemLimits } from './resources/filesystem-limits.js';
+export {
+  InMemoryFilesystem,
+  type FilesystemSnapshot,
+  type InMemoryFilesystemOptions,
+} from './resources/in-memory-filesystem.js';
+export type { ResourceBinding, ResourceResolver } from './resources/resource-binding.js';
+export { ResourceContext, ResourceSnapshot } from './resources/resource-context.js';
+export { ResourceToken, type ResourceKey } from './resources/resource-key.js';
+export { ResourceRegistry, type MergeOptions } from './resources/resource-registry.js';
+export { ResourceScope } from './resources/resource-scope.js';
+export { isSnapshotable, type Snapshotable } from './resources/snapshotable.js';
+
+export { Budget, type BudgetDimension, type BudgetInit } from './runtime/budget.js';
+export { BudgetTracker } from './runtime/budget-tracker.js';
+export { systemClock, type Clock, type TimerHandle } from './runtime/clock.js';
+export { Deadline, type DeadlineOptions } from './runtime/deadline.js';
+export { ManualClock } from './runtime/manual-clock.js';
+
 export { dump, type JsonValue } from './schema/dump.js';
 export { normalizeStrictArguments } from './schema/normalize-strict-arguments.js';
 export type {
@@ -93,6 +145,26 @@ export {
   type ParseToolArgumentsOptions,
 } from './schema/parse-tool-arguments.js';
 export { toJsonSchema } from './schema/to-json-schema.js';
+
+export { appendAll } from './session/append-all.js';
+export type { Reducer as SliceReducer, ReducerContext } from './session/reducer.js';
+export { replaceLatest } from './session/replace-latest.js';
+export {
+  Session,
+  type CloneOptions,
+  type InstallOptions,
+  type RestoreOptions,
+  type SessionOptions,
+  type SessionTransactionOptions,
+} from './session/session.js';
+export type { SessionSnapshot } from './session/session-snapshot.js';
+export { SliceAccessor, type RegisterOptions } from './session/slice-accessor.js';
+export type { AppendOp, ClearOp, ExtendOp, ReplaceOp, SliceOp } from './session/slice-op.js';
+export { SlicePolicy } from './session/slice-policy.js';
+export type { SliceType } from './session/slice-type.js';
+export type { SessionView, SliceView } from './session/slice-view.js';
+export { transaction, type TransactionOptions } from './session/transaction.js';
+export { upsertBy } from './session/upsert-by.js';
 
 export type { DataClass, ResultDeclaration } from './tools/class-type.js';
 export { NativeTool, type NativeToolInit, type NativeToolType } from './tools/native-tool.js';

@@ -6,6 +6,8 @@ import {
   AffordanceError,
   parseToolArguments,
   Prompt,
+  ResourceRegistry,
+  Session,
   type ToolContext,
   type ToolDefinition,
   ToolResult,
@@ -52,7 +54,8 @@ export async function run(print: (line: string) => void = console.log): Promise<
     key: 'tools_overview',
     sections: [GuidanceSection],
   });
-  const rendered = prompt.render({ params: [new GuidanceParams()] });
+  const session = new Session();
+  const rendered = prompt.render({ params: [new GuidanceParams()], session });
 
   print('=== Prompt text ===');
   print(rendered.text);
@@ -68,7 +71,19 @@ export async function run(print: (line: string) => void = console.log): Promise<
   print('\n=== Tool calls ===');
   const messages: string[] = [];
   for (const call of scriptedCalls) {
-    const result = await dispatch(call, rendered.tool(call.name), container);
+    const context: ToolContext = Object.freeze({
+      callId: call.callId,
+      signal: new AbortController().signal,
+      services: container,
+      prompt,
+      renderedPrompt: rendered,
+      session,
+      deadline: undefined,
+      budgetTracker: undefined,
+      resources: new ResourceRegistry().open(),
+      filesystem: undefined,
+    });
+    const result = await dispatch(call, rendered.tool(call.name), context);
     const text = result.toModelText();
     messages.push(text);
     print(`-> ${call.name}(${call.arguments}) [${result.success ? 'ok' : 'failed'}]`);
@@ -80,7 +95,7 @@ export async function run(print: (line: string) => void = console.log): Promise<
 async function dispatch(
   call: ModelCall,
   tool: ToolDefinition | undefined,
-  container: Container,
+  context: ToolContext,
 ): Promise<ToolResult> {
   if (tool?.handler === undefined) return ToolResult.error(`Unknown tool '${call.name}'.`);
   try {
@@ -88,11 +103,6 @@ async function dispatch(
       tool.paramsType === undefined
         ? undefined
         : await parseToolArguments(tool.paramsType, call.arguments);
-    const context: ToolContext = Object.freeze({
-      callId: call.callId,
-      signal: new AbortController().signal,
-      services: container,
-    });
     return await tool.handler(params, context);
   } catch (error) {
     if (AffordanceError.is(error) && error.code === 'tool_validation') {

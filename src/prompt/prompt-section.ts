@@ -2,6 +2,7 @@ import { PromptRenderError } from '../errors/prompt-render-error.js';
 import { PromptValidationError } from '../errors/prompt-validation-error.js';
 import type { DataClass } from '../tools/class-type.js';
 import { ToolDefinition } from '../tools/tool-definition.js';
+import type { Session } from '../session/session.js';
 import type { Template } from './template.js';
 
 /** The pattern every section key must match. */
@@ -10,7 +11,7 @@ export const SECTION_KEY_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** What an `enabled` predicate sees besides the section's params. */
 export interface SectionRenderScope {
   /** The session the prompt is rendered for, if one was given to `render`. */
-  readonly session: unknown;
+  readonly session: Session | undefined;
 }
 
 /** Decides at render time whether a section (and its whole subtree, tools included) is shown. */

@@ -3,6 +3,7 @@ import { PromptValidationError } from '../errors/prompt-validation-error.js';
 import { assertOverrideApplies } from '../overrides/check-overrides.js';
 import type { PromptOverride, SectionOverride } from '../overrides/prompt-override.js';
 import { readFieldDescriptions } from '../metadata/describe-metadata.js';
+import type { Session } from '../session/session.js';
 import type { DataClass } from '../tools/class-type.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { bindParams } from './bind-params.js';
@@ -30,7 +31,7 @@ export interface RenderOptions {
   /** Params instances, at most one per class; sections with that params class use it. */
   readonly params?: readonly object[] | undefined;
   /** The session, passed to `enabled` predicates. */
-  readonly session?: unknown;
+  readonly session?: Session | undefined;
   /** Overrides to apply (usually from a store's `resolve`). */
   readonly overrides?: PromptOverride | undefined;
 }
@@ -139,7 +140,7 @@ function requireText(value: unknown, what: string, field: string): string {
   return value.trim();
 }
 
-function isEnabled(node: SectionNode, params: unknown, session: unknown): boolean {
+function isEnabled(node: SectionNode, params: unknown, session: Session | undefined): boolean {
   const predicate = node.section.enabled;
   if (predicate === undefined) return true;
   try {

@@ -9,6 +9,7 @@ import { describePrompt } from '../../src/overrides/prompt-descriptor.js';
 import type { PromptOverride } from '../../src/overrides/prompt-override.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { Prompt } from '../../src/prompt/prompt.js';
+import { Session } from '../../src/session/session.js';
 import { catchError } from '../support/catch-error.js';
 import type { ToolContext } from '../../src/tools/tool-context.js';
 import { ToolDefinition } from '../../src/tools/tool-definition.js';
@@ -156,7 +157,7 @@ describe('Prompt', () => {
 
     it('should pass the resolved params and the session to enabled predicates', () => {
       const seen: unknown[] = [];
-      const session = { id: 'session-1' };
+      const session = new Session();
       const prompt = new Prompt({
         ns: 'd',
         key: 'k',

@@ -1,8 +1,26 @@
+import { Prompt } from '../../src/prompt/prompt.js';
+import { ResourceRegistry } from '../../src/resources/resource-registry.js';
+import { Session } from '../../src/session/session.js';
 import type { ServiceResolver, ToolContext } from '../../src/tools/tool-context.js';
 
-/** A frozen `ToolContext` for calling tool handlers directly, resolving services through `services`. */
+/**
+ * A frozen `ToolContext` for calling tool handlers directly: services come from
+ * `services`, everything else is a fresh, empty evaluation (no deadline, budget or filesystem).
+ */
 export function toolContext(services: ServiceResolver, callId = 'call_1'): ToolContext {
-  return Object.freeze({ callId, signal: new AbortController().signal, services });
+  const prompt = new Prompt({ ns: 'test', key: 'direct-call', sections: [] });
+  return Object.freeze({
+    callId,
+    signal: new AbortController().signal,
+    services,
+    prompt,
+    renderedPrompt: prompt.render(),
+    session: new Session(),
+    deadline: undefined,
+    budgetTracker: undefined,
+    resources: new ResourceRegistry().open(),
+    filesystem: undefined,
+  });
 }
 
 /** A resolver that hands out the given instances by their exact class, and fails for any other class. */

@@ -1,5 +1,6 @@
 import { IsString } from 'class-validator';
 
+import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { PromptValidationError } from '../../src/errors/prompt-validation-error.js';
 import { ToolDefinition, type ToolDefinitionInit } from '../../src/tools/tool-definition.js';
 import { ToolExample } from '../../src/tools/tool-example.js';
@@ -116,6 +117,17 @@ describe('ToolDefinition', () => {
       expect(error.message).toContain('NativeTool');
       expect(error.placeholder).toBe('handler');
       expect(error.paramsType).toBe(LookupParams);
+    });
+  });
+
+  describe('when the params class could never validate', () => {
+    it('should fail at construction with a ConfigurationError naming the field', () => {
+      class UndecoratedParams {
+        entityId!: string;
+      }
+      const error = catchError(ConfigurationError, () => lookupTool({ params: UndecoratedParams }));
+      expect(error.subject).toBe('UndecoratedParams.entityId');
+      expect(error.message).toContain('has no class-validator decorator');
     });
   });
 

@@ -1,0 +1,64 @@
+import { type PromptEventInit, stampEvent } from './event-stamp.js';
+import type { TokenUsage } from './token-usage.js';
+
+/** What a {@link PromptExecuted} event needs of a prompt response (the runtime passes the whole response). */
+export interface PromptExecutedResult<T = unknown> {
+  /** The model's final text, if any. */
+  readonly text: string | null;
+  /** The parsed structured output, if the prompt declares one. */
+  readonly output: T | null;
+}
+
+/** Fields of a {@link PromptExecuted} event. */
+export interface PromptExecutedInit<T = unknown> extends PromptEventInit {
+  /** The evaluation's response. */
+  readonly result: PromptExecutedResult<T>;
+  /** Token usage over the whole evaluation, if reported. */
+  readonly usage?: TokenUsage | undefined;
+  /** How long the evaluation took, in milliseconds. */
+  readonly durationMs?: number | undefined;
+}
+
+/**
+ * Emitted once when an evaluation finishes with an answer. The session logs
+ * it and routes a class-instance `output` (or each class instance in an
+ * array output) to that value's own slice. Frozen.
+ */
+export class PromptExecuted<T = unknown> {
+  /** Unique id of this event. */
+  readonly eventId: string;
+  /** When the evaluation finished. */
+  readonly createdAt: Date;
+  /** The prompt's name. */
+  readonly promptName: string;
+  /** The prompt's namespace. */
+  readonly promptNs: string;
+  /** The prompt's key. */
+  readonly promptKey: string;
+  /** The adapter that ran the evaluation. */
+  readonly adapter: string;
+  /** Id of the session the evaluation used, if any. */
+  readonly sessionId: string | undefined;
+  /** Id of the evaluation. */
+  readonly evaluationId: string | undefined;
+  /** The evaluation's response. */
+  readonly result: PromptExecutedResult<T>;
+  /** Token usage over the whole evaluation, if reported. */
+  readonly usage: TokenUsage | undefined;
+  /** How long the evaluation took, in milliseconds, if measured. */
+  readonly durationMs: number | undefined;
+
+  constructor(init: PromptExecutedInit<T>) {
+    ({ eventId: this.eventId, createdAt: this.createdAt } = stampEvent('PromptExecuted', init));
+    this.promptName = init.promptName;
+    this.promptNs = init.promptNs;
+    this.promptKey = init.promptKey;
+    this.adapter = init.adapter;
+    this.sessionId = init.sessionId;
+    this.evaluationId = init.evaluationId;
+    this.result = init.result;
+    this.usage = init.usage;
+    this.durationMs = init.durationMs;
+    if (new.target === PromptExecuted) Object.freeze(this);
+  }
+}

@@ -1,0 +1,124 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { ToolResult } from '../tools/tool-result.js';
+import { type PromptEventInit, stampEvent } from './event-stamp.js';
+import type { TokenUsage } from './token-usage.js';
+
+/**
+ * How a tool call ended: `success` and `failure` follow the result; `unknown`
+ * marks a call interrupted before it could finish (e.g. by the deadline).
+ */
+export type ToolOutcome = 'success' | 'failure' | 'unknown';
+
+/** Fields of a {@link ToolInvoked} event. */
+export interface ToolInvokedInit<P = unknown, R = unknown> extends PromptEventInit {
+  /** The tool's name. */
+  readonly name: string;
+  /** The provider's id for this call, if it gave one. */
+  readonly callId?: string | undefined;
+  /** The parsed params instance; `undefined` when parsing failed or the tool takes none. */
+  readonly params?: P | undefined;
+  /** The arguments exactly as the provider sent them (the rejected input when parsing failed). */
+  readonly rawArguments?: unknown;
+  /** What the call produced. */
+  readonly result: ToolResult<R>;
+  /** The tool message exactly as sent back to the provider. */
+  readonly renderedMessage?: string | undefined;
+  /** Whether the provider executed the tool itself (a native tool). Defaults to `false`. */
+  readonly native?: boolean | undefined;
+  /** How the call ended; defaults to the result's success or failure. */
+  readonly outcome?: ToolOutcome | undefined;
+  /** How long the call took, in milliseconds. */
+  readonly durationMs?: number | undefined;
+  /** Token usage attributed to the call, if known. */
+  readonly usage?: TokenUsage | undefined;
+}
+
+/**
+ * Emitted exactly once per provider tool call, whatever its outcome, with the
+ * tool message the provider saw. The session logs it and, on success, routes a
+ * class-instance `result.value` to that value's own slice. Frozen.
+ */
+export class ToolInvoked<P = unknown, R = unknown> {
+  /** Unique id of this event. */
+  readonly eventId: string;
+  /** When the call finished. */
+  readonly createdAt: Date;
+  /** The prompt's name. */
+  readonly promptName: string;
+  /** The prompt's namespace. */
+  readonly promptNs: string;
+  /** The prompt's key. */
+  readonly promptKey: string;
+  /** The adapter that ran the evaluation. */
+  readonly adapter: string;
+  /** Id of the session the evaluation used, if any. */
+  readonly sessionId: string | undefined;
+  /** Id of the evaluation. */
+  readonly evaluationId: string | undefined;
+  /** The tool's name. */
+  readonly name: string;
+  /** The provider's id for this call, if any. */
+  readonly callId: string | undefined;
+  /** The parsed params instance, or `undefined` when parsing failed. */
+  readonly params: P | undefined;
+  /** The arguments exactly as the provider sent them. */
+  readonly rawArguments: unknown;
+  /** What the call produced. */
+  readonly result: ToolResult<R>;
+  /** The tool message exactly as sent to the provider (defaults to `result.toModelText()`). */
+  readonly renderedMessage: string;
+  /** Whether the provider executed the tool itself. */
+  readonly native: boolean;
+  /** How the call ended. */
+  readonly outcome: ToolOutcome;
+  /** How long the call took, in milliseconds, if measured. */
+  readonly durationMs: number | undefined;
+  /** Token usage attributed to the call, if known. */
+  readonly usage: TokenUsage | undefined;
+
+  constructor(init: ToolInvokedInit<P, R>) {
+    ({ eventId: this.eventId, createdAt: this.createdAt } = stampEvent('ToolInvoked', init));
+    if (!(init.result instanceof ToolResult)) {
+      throw new ConfigurationError({
+        subject: `ToolInvoked '${init.name}'`,
+        problem: 'result must be a ToolResult.',
+        fix: 'Wrap what the call produced with ToolResult.ok(value) or ToolResult.error(message).',
+      });
+    }
+    const outcome = init.outcome ?? (init.result.success ? 'success' : 'failure');
+    if (outcome !== 'unknown' && (outcome === 'success') !== init.result.success) {
+      throw new ConfigurationError({
+        subject: `ToolInvoked '${init.name}'`,
+        problem: `outcome '${outcome}' contradicts result.success (${init.result.success}).`,
+        fix: "Leave outcome out to derive it from the result, or pass 'unknown' for an interrupted call.",
+      });
+    }
+    if (
+      init.durationMs !== undefined &&
+      !(Number.isFinite(init.durationMs) && init.durationMs >= 0)
+    ) {
+      throw new ConfigurationError({
+        subject: `ToolInvoked '${init.name}'.durationMs`,
+        problem: `must be a non-negative number, got ${String(init.durationMs)}.`,
+        fix: 'Pass the elapsed milliseconds, or leave durationMs out.',
+      });
+    }
+    this.promptName = init.promptName;
+    this.promptNs = init.promptNs;
+    this.promptKey = init.promptKey;
+    this.adapter = init.adapter;
+    this.sessionId = init.sessionId;
+    this.evaluationId = init.evaluationId;
+    this.name = init.name;
+    this.callId = init.callId;
+    this.params = init.params;
+    this.rawArguments = init.rawArguments;
+    this.result = init.result;
+    this.renderedMessage = init.renderedMessage ?? init.result.toModelText();
+    this.native = init.native ?? false;
+    this.outcome = outcome;
+    this.durationMs = init.durationMs;
+    this.usage = init.usage;
+    if (new.target === ToolInvoked) Object.freeze(this);
+  }
+}

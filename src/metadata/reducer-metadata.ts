@@ -1,0 +1,45 @@
+import { getOwnMetadata, metadataKeys, updateOwnMetadata } from './metadata-store.js';
+
+type AnyClass = abstract new (...args: never[]) => unknown;
+
+/** Event class → name of the method that reduces it. @internal */
+export type ReducerMethods = ReadonlyMap<AnyClass, string | symbol>;
+
+/** The methods declared directly on `target` (not inherited). @internal */
+export function readOwnReducerMethods(target: object): ReducerMethods {
+  return getOwnMetadata<ReducerMethods>(target, metadataKeys.reducers) ?? new Map();
+}
+
+/** Records that `method` of the class `target` reduces `eventType`. @internal */
+export function recordReducerMethod(
+  target: object,
+  eventType: AnyClass,
+  method: string | symbol,
+): void {
+  updateOwnMetadata<ReducerMethods>(
+    target,
+    metadataKeys.reducers,
+    () => new Map(),
+    (current) => new Map(current).set(eventType, method),
+  );
+}
+
+/**
+ * The reducer methods of a state class, a subclass's own method for an event
+ * replacing the one it inherits. Empty when there are none. @internal
+ */
+export function readReducerMethods(cls: AnyClass): ReducerMethods {
+  const chain: object[] = [];
+  for (
+    let c: unknown = cls;
+    typeof c === 'function' && c !== Function.prototype;
+    c = Object.getPrototypeOf(c)
+  ) {
+    chain.unshift(c);
+  }
+  const merged = new Map<AnyClass, string | symbol>();
+  for (const c of chain) {
+    for (const [eventType, method] of readOwnReducerMethods(c)) merged.set(eventType, method);
+  }
+  return merged;
+}

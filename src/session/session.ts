@@ -1,0 +1,372 @@
+import { randomUUID } from 'node:crypto';
+
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { DispatchFailure, DispatchParticipant } from '../events/dispatch-failure.js';
+import { DispatchResult } from '../events/dispatch-result.js';
+import type { Dispatcher } from '../events/dispatcher.js';
+import type { EventType } from '../events/event-type.js';
+import { InProcessDispatcher } from '../events/in-process-dispatcher.js';
+import { PromptExecuted } from '../events/prompt-executed.js';
+import { ToolInvoked } from '../events/tool-invoked.js';
+import type { Snapshotable } from '../resources/snapshotable.js';
+import { type Clock, systemClock } from '../runtime/clock.js';
+import { deepFreeze } from './deep-freeze.js';
+import { isClassInstance } from './is-class-instance.js';
+import { PersistentList } from './persistent-list.js';
+import type { ReducerContext } from './reducer.js';
+import { SliceAccessor } from './slice-accessor.js';
+import { SlicePolicy } from './slice-policy.js';
+import { SliceReader } from './slice-reader.js';
+import { SliceStore } from './slice-store.js';
+import type { SliceType } from './slice-type.js';
+import type { SessionView, SliceView } from './slice-view.js';
+import { SessionSnapshot, type SnapshotEntry } from './session-snapshot.js';
+import { stateReducers } from './state-reducers.js';
+import { transaction, type TransactionOptions } from './transaction.js';
+
+/** Options of the {@link Session} constructor. */
+export interface SessionOptions {
+  /** Receives every event after the reducers; a new {@link InProcessDispatcher} by default. */
+  readonly dispatcher?: Dispatcher;
+  /** The session this one was started from (e.g. by a sub-agent). */
+  readonly parent?: Session | undefined;
+  /** The session's id; a random UUID by default. */
+  readonly sessionId?: string;
+  /** When the session started; now by default. */
+  readonly createdAt?: Date;
+  /** String labels; `sessionId` and `parentSessionId` are added automatically. */
+  readonly tags?: Readonly<Record<string, string>>;
+  /** Source of time for `createdAt` and snapshots. */
+  readonly clock?: Clock;
+}
+
+/** Options of {@link Session.install}. */
+export interface InstallOptions<T> {
+  /** Builds the state to reduce from while the slice is empty. It does not seed the slice. */
+  readonly initial?: () => T;
+}
+
+/** Options of {@link Session.restore}. */
+export interface RestoreOptions {
+  /** Keep LOG slices as they are (default `true`); `false` rolls them back too. */
+  readonly preserveLogs?: boolean;
+}
+
+/** Options of {@link Session.transaction}. */
+export interface SessionTransactionOptions<R> extends TransactionOptions<R> {
+  /** Other state rolled back together with the session, e.g. a filesystem or resource context. */
+  readonly include?: readonly Snapshotable[];
+}
+
+/** Options of {@link Session.clone}. */
+export type CloneOptions = Omit<SessionOptions, 'createdAt' | 'clock'>;
+
+const reservedTags = ['sessionId', 'parentSessionId'] as const;
+
+/**
+ * The state of an agent run: typed slices keyed by class, updated only by
+ * dispatching events through pure, synchronous reducers. Stored values are
+ * frozen and slices are immutable lists, so `snapshot()` costs the same for
+ * ten values or a million and reducers cannot corrupt state. Every `dispatch`
+ * runs to completion before another can start, so concurrent async tasks
+ * dispatching into one session never lose or interleave updates.
+ */
+export class Session implements Snapshotable<SessionSnapshot> {
+  /** The session's id. */
+  readonly sessionId: string;
+  /** When the session started. */
+  readonly createdAt: Date;
+  /** The session this one was started from, if any. */
+  readonly parent: Session | undefined;
+  /** Labels, including `sessionId` and (with a parent) `parentSessionId`. Frozen. */
+  readonly tags: Readonly<Record<string, string>>;
+  /** Receives every event dispatched through the session, after its reducers. */
+  readonly dispatcher: Dispatcher;
+  /** Read-only access to the session, safe to hand to code that must not change it. */
+  readonly view: SessionView;
+
+  #store = new SliceStore();
+  #installed = new Set<SliceType>();
+  readonly #accessors = new Map<SliceType, SliceAccessor<object>>();
+  readonly #readers = new Map<SliceType, SliceReader<object>>();
+  readonly #clock: Clock;
+  readonly #userTags: Readonly<Record<string, string>>;
+  readonly #context: ReducerContext;
+
+  constructor(options: SessionOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
+    this.sessionId = options.sessionId ?? randomUUID();
+    if (typeof this.sessionId !== 'string' || this.sessionId === '') {
+      throw new ConfigurationError({
+        subject: 'Session.sessionId',
+        problem: 'must be a non-empty string.',
+        fix: 'Leave sessionId out to get a random UUID.',
+      });
+    }
+    const createdAt = options.createdAt ?? new Date(this.#clock.now());
+    if (!(createdAt instanceof Date) || Number.isNaN(createdAt.getTime())) {
+      throw new ConfigurationError({
+        subject: 'Session.createdAt',
+        problem: 'must be a valid Date.',
+        fix: 'Pass a valid Date, or leave createdAt out to use the current time.',
+      });
+    }
+    this.createdAt = new Date(createdAt.getTime());
+    if (options.parent !== undefined && !(options.parent instanceof Session)) {
+      throw new ConfigurationError({
+        subject: 'Session.parent',
+        problem: 'must be a Session.',
+        fix: 'Pass the session this one was started from, or leave parent out.',
+      });
+    }
+    if (options.parent?.sessionId === this.sessionId) {
+      throw new ConfigurationError({
+        subject: `Session ${this.sessionId}`,
+        problem: 'cannot be its own parent.',
+        fix: 'Give the child session its own sessionId (or leave it out).',
+      });
+    }
+    this.parent = options.parent;
+    this.#userTags = checkTags(options.tags ?? {});
+    this.tags = Object.freeze({
+      ...this.#userTags,
+      sessionId: this.sessionId,
+      ...(this.parent === undefined ? {} : { parentSessionId: this.parent.sessionId }),
+    });
+    this.dispatcher = options.dispatcher ?? new InProcessDispatcher();
+    const view: SessionView = Object.freeze({
+      sessionId: this.sessionId,
+      tags: this.tags,
+      slice: <T extends object>(type: SliceType<T>): SliceView<T> => this.#reader(type),
+    });
+    this.view = view;
+    this.#context = Object.freeze({ session: view });
+  }
+
+  /** Read and write access to the slice keyed by `type`. */
+  slice<T extends object>(type: SliceType<T>): SliceAccessor<T> {
+    checkSliceType(type, 'session.slice');
+    let accessor = this.#accessors.get(type);
+    if (accessor === undefined) {
+      accessor = new SliceAccessor<object>(
+        () => this.#store,
+        type,
+        (eventType, event) => this.#dispatch(eventType, event),
+      );
+      this.#accessors.set(type, accessor);
+    }
+    return accessor as unknown as SliceAccessor<T>;
+  }
+
+  /** Slice types that currently hold values. */
+  get sliceTypes(): readonly SliceType[] {
+    return this.#store.types();
+  }
+
+  /**
+   * Freezes `event`, runs the reducers registered for its exact class (by
+   * default, appends it to its own slice), fans a successful `ToolInvoked`
+   * value or a `PromptExecuted` output out to its own slice, then delivers the
+   * event to the dispatcher's subscribers. Failures are recorded, never thrown.
+   */
+  dispatch<E extends object>(event: E): DispatchResult<E> {
+    if (!isClassInstance(event)) {
+      throw new ConfigurationError({
+        subject: 'session.dispatch',
+        problem: `expected an instance of an event class, got ${describe(event)}.`,
+        fix: 'Dispatch class instances (e.g. new TaskAdded({...})): slices and reducers are keyed by class.',
+      });
+    }
+    return this.#dispatch(event.constructor as EventType<E>, event);
+  }
+
+  /**
+   * Registers the `@Reducer` methods of `stateClass` on its own slice. The
+   * slice's latest value is the state; `initial` supplies it while the slice is
+   * empty. Returns the slice.
+   */
+  install<T extends object>(
+    stateClass: SliceType<T>,
+    options: InstallOptions<T> = {},
+  ): SliceAccessor<T> {
+    checkSliceType(stateClass, 'session.install');
+    if (this.#installed.has(stateClass)) {
+      throw new ConfigurationError({
+        subject: `session.install(${stateClass.name})`,
+        problem: `${stateClass.name} is already installed in this session.`,
+        fix: 'Install each state class once per session.',
+      });
+    }
+    if (options.initial !== undefined && typeof options.initial !== 'function') {
+      throw new ConfigurationError({
+        subject: `session.install(${stateClass.name})`,
+        problem: 'initial must be a function returning the starting state.',
+        fix: `Pass { initial: () => new ${stateClass.name}() }.`,
+      });
+    }
+    const slice = this.slice(stateClass);
+    for (const [eventType, reducer] of stateReducers(stateClass, options.initial)) {
+      slice.register(eventType, reducer);
+    }
+    this.#installed.add(stateClass);
+    return slice;
+  }
+
+  /** Captures every slice in O(number of slices); values are shared, not copied. */
+  snapshot(options: { readonly tag?: string } = {}): SessionSnapshot {
+    const entries = new Map<SliceType, SnapshotEntry>();
+    for (const [type, list] of this.#store.entries()) {
+      entries.set(type, { list, policy: this.#store.policyOf(type) });
+    }
+    return SessionSnapshot.capture(
+      this.sessionId,
+      new Date(this.#clock.now()),
+      options.tag,
+      entries,
+    );
+  }
+
+  /**
+   * Returns every STATE slice to its content in `snapshot` (empty if it was
+   * empty then). LOG slices keep everything unless `preserveLogs` is `false`.
+   */
+  restore(snapshot: SessionSnapshot, options: RestoreOptions = {}): void {
+    const entries = SessionSnapshot.entriesOf(snapshot);
+    if (entries === undefined) {
+      throw new ConfigurationError({
+        subject: 'session.restore',
+        problem: 'expected a SessionSnapshot.',
+        fix: 'Pass the value returned by session.snapshot().',
+      });
+    }
+    const preserveLogs = options.preserveLogs ?? true;
+    const types = new Set([...this.#store.types(), ...entries.keys()]);
+    for (const type of types) {
+      if (preserveLogs && this.#store.policyOf(type) === SlicePolicy.Log) continue;
+      const entry = entries.get(type);
+      this.#store.setList(type, entry?.list ?? PersistentList.empty());
+    }
+  }
+
+  /**
+   * Runs `fn` and rolls back the session's STATE slices (and every `include`d
+   * participant) if it throws, rejects or `rollbackIf` holds. Sync or async.
+   */
+  transaction<R>(fn: () => R, options: SessionTransactionOptions<R> = {}): R {
+    return transaction([this, ...(options.include ?? [])], fn, options);
+  }
+
+  /** Empties every slice, LOG slices included; reducers and policies stay. */
+  reset(): void {
+    this.#store.clearAll();
+  }
+
+  /**
+   * A new session with the same slices, reducers, policies and installed state
+   * classes, in O(number of slices). The two evolve independently afterwards.
+   * It gets a new id and keeps this session's dispatcher, parent and tags unless
+   * told otherwise.
+   */
+  clone(options: CloneOptions = {}): Session {
+    const copy = new Session({
+      dispatcher: options.dispatcher ?? this.dispatcher,
+      parent: 'parent' in options ? options.parent : this.parent,
+      tags: options.tags ?? this.#userTags,
+      clock: this.#clock,
+      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    });
+    copy.#store = new SliceStore(this.#store);
+    copy.#installed = new Set(this.#installed);
+    return copy;
+  }
+
+  #reader<T extends object>(type: SliceType<T>): SliceView<T> {
+    let reader = this.#readers.get(type);
+    if (reader === undefined) {
+      reader = new SliceReader<object>(() => this.#store, type);
+      this.#readers.set(type, reader);
+    }
+    return reader as unknown as SliceView<T>;
+  }
+
+  #dispatch<E extends object>(eventType: EventType<E>, event: E): DispatchResult<E> {
+    deepFreeze(event);
+    const invoked: DispatchParticipant[] = [];
+    const failures: DispatchFailure[] = [];
+    this.#store.reduce(event, eventType, this.#context, invoked, failures);
+    for (const value of fanOutValues(eventType, event)) {
+      this.#store.reduce(value, value.constructor as EventType, this.#context, invoked, failures);
+    }
+    const delivered = this.dispatcher.dispatch(event);
+    if (delivered.errors.length > 0) failures.push(...delivered.errors);
+    return DispatchResult.adopting({
+      event,
+      handlersInvoked: delivered.handlersInvoked,
+      reducersInvoked: invoked,
+      errors: failures,
+    });
+  }
+}
+
+function fanOutValues(eventType: EventType, event: object): object[] {
+  if (eventType === ToolInvoked) {
+    const invoked = event as ToolInvoked;
+    const value = invoked.result.value;
+    return invoked.outcome === 'success' && isClassInstance(value) ? [value] : [];
+  }
+  if (eventType === PromptExecuted) {
+    const output = (event as PromptExecuted).result.output;
+    if (isClassInstance(output)) return [output];
+    if (Array.isArray(output)) return output.filter(isClassInstance);
+  }
+  return [];
+}
+
+function checkTags(tags: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const given: unknown = tags;
+  if (typeof given !== 'object' || given === null) {
+    throw new ConfigurationError({
+      subject: 'Session.tags',
+      problem: 'must be an object of string values.',
+      fix: "Pass tags such as { agent: 'planner' }.",
+    });
+  }
+  for (const [key, value] of Object.entries(tags)) {
+    if (typeof value !== 'string') {
+      throw new ConfigurationError({
+        subject: `Session.tags.${key}`,
+        problem: `must be a string, got ${typeof value}.`,
+        fix: `Convert it, e.g. ${key}: String(value).`,
+      });
+    }
+    if ((reservedTags as readonly string[]).includes(key)) {
+      throw new ConfigurationError({
+        subject: `Session.tags.${key}`,
+        problem: 'is set by the session itself.',
+        fix: `Pass ${key === 'sessionId' ? 'sessionId' : 'parent'} as a Session option instead of a tag.`,
+      });
+    }
+  }
+  return Object.freeze({ ...tags });
+}
+
+function checkSliceType(type: unknown, subject: string): void {
+  if (typeof type !== 'function') {
+    throw new ConfigurationError({
+      subject,
+      problem: `expected a class, got ${describe(type)}.`,
+      fix: 'Slices are keyed by class: pass the class itself, e.g. session.slice(Plan).',
+    });
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') {
+    return Object.getPrototypeOf(value) === Object.prototype
+      ? 'a plain object'
+      : `an instance of ${value.constructor.name}`;
+  }
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,188 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { DispatchFailure, DispatchParticipant } from '../events/dispatch-failure.js';
+import type { EventType } from '../events/event-type.js';
+import { isThenable } from '../events/is-thenable.js';
+import { PromptExecuted } from '../events/prompt-executed.js';
+import { PromptRendered } from '../events/prompt-rendered.js';
+import { ToolInvoked } from '../events/tool-invoked.js';
+import { appendAll } from './append-all.js';
+import { deepFreeze } from './deep-freeze.js';
+import { PersistentList } from './persistent-list.js';
+import type { Reducer, ReducerContext } from './reducer.js';
+import { expectSliceOp, type SliceOp } from './slice-op.js';
+import { SlicePolicy } from './slice-policy.js';
+import type { SliceType } from './slice-type.js';
+
+/** A reducer bound to the slice it updates. @internal */
+export interface Registration {
+  readonly slice: SliceType;
+  readonly reducer: Reducer<object, object>;
+}
+
+/** The telemetry event classes: logged by default and always appended to their own slice. @internal */
+export const telemetryTypes: readonly SliceType[] = [PromptRendered, ToolInvoked, PromptExecuted];
+
+/**
+ * The mutable heart of a session: one immutable list per slice, the policies
+ * and the reducers. Replacing a list is the only way state changes, so a copy
+ * of the list map is a complete, O(number of slices) snapshot. @internal
+ */
+export class SliceStore {
+  private readonly lists: Map<SliceType, PersistentList<object>>;
+  private readonly policies: Map<SliceType, SlicePolicy>;
+  private readonly registrations: Map<EventType, readonly Registration[]>;
+
+  constructor(source?: SliceStore) {
+    if (source === undefined) {
+      this.lists = new Map();
+      this.policies = new Map();
+      this.registrations = new Map(
+        telemetryTypes.map((type) => [type, [{ slice: type, reducer: appendAll }]]),
+      );
+    } else {
+      this.lists = new Map(source.lists);
+      this.policies = new Map(source.policies);
+      this.registrations = new Map(source.registrations);
+    }
+  }
+
+  list<T extends object>(type: SliceType<T>): PersistentList<T> {
+    return (this.lists.get(type) ?? PersistentList.empty()) as PersistentList<T>;
+  }
+
+  setList(type: SliceType, list: PersistentList<object>): void {
+    if (list.size === 0) this.lists.delete(type);
+    else this.lists.set(type, list);
+  }
+
+  /** Slice types that currently hold values, in creation order. */
+  types(): SliceType[] {
+    return [...this.lists.keys()];
+  }
+
+  /** Every non-empty slice with its list, for snapshots. */
+  entries(): [SliceType, PersistentList<object>][] {
+    return [...this.lists];
+  }
+
+  clearAll(): void {
+    this.lists.clear();
+  }
+
+  policyOf(type: SliceType): SlicePolicy {
+    return (
+      this.policies.get(type) ??
+      (telemetryTypes.includes(type) ? SlicePolicy.Log : SlicePolicy.State)
+    );
+  }
+
+  setPolicy(type: SliceType, policy: SlicePolicy): void {
+    const given: unknown = policy;
+    if (given !== SlicePolicy.Log && given !== SlicePolicy.State) {
+      throw new ConfigurationError({
+        subject: `Slice ${type.name}`,
+        problem: `unknown policy ${String(given)}.`,
+        fix: "Use SlicePolicy.State ('state') or SlicePolicy.Log ('log').",
+      });
+    }
+    this.policies.set(type, policy);
+  }
+
+  register(eventType: EventType, slice: SliceType, reducer: Reducer<object, object>): void {
+    const current = this.registrations.get(eventType) ?? [];
+    this.registrations.set(eventType, [...current, { slice, reducer }]);
+  }
+
+  /**
+   * Runs every reducer registered for `eventType` (or the ledger default into
+   * the event's own slice). Each reducer's change is applied whole or not at
+   * all; failures are recorded and never stop the other reducers.
+   */
+  reduce(
+    event: object,
+    eventType: EventType,
+    context: ReducerContext,
+    invoked: DispatchParticipant[],
+    failures: DispatchFailure[],
+  ): void {
+    const registrations = this.registrations.get(eventType) ?? ledgerOf(eventType);
+    for (const { slice, reducer } of registrations) {
+      invoked.push(reducer);
+      try {
+        const returned: unknown = reducer(context.session.slice(slice), event, context);
+        if (isThenable(returned)) {
+          returned.then(undefined, () => undefined);
+          throw asyncReducerError(reducer);
+        }
+        const op = expectSliceOp(reducer.name, returned);
+        if (op !== undefined) this.setList(slice, applyOp(slice, reducer, this.list(slice), op));
+      } catch (error) {
+        failures.push({ source: 'reducer', handler: reducer, error, slice });
+      }
+    }
+  }
+}
+
+const ledgers = new WeakMap<EventType, readonly Registration[]>();
+
+/** The default registration of a type with no reducers: append to its own slice. */
+function ledgerOf(eventType: EventType): readonly Registration[] {
+  let ledger = ledgers.get(eventType);
+  if (ledger === undefined) {
+    ledger = Object.freeze([{ slice: eventType, reducer: appendAll }]);
+    ledgers.set(eventType, ledger);
+  }
+  return ledger;
+}
+
+function applyOp(
+  slice: SliceType,
+  reducer: DispatchParticipant,
+  list: PersistentList<object>,
+  op: SliceOp<unknown>,
+): PersistentList<object> {
+  switch (op.kind) {
+    case 'append':
+      return list.push(admit(slice, reducer, op.value));
+    case 'extend':
+      return list.concat(op.values.map((value) => admit(slice, reducer, value)));
+    case 'replace':
+      return PersistentList.from(op.values.map((value) => admit(slice, reducer, value)));
+    case 'clear': {
+      const predicate = op.predicate;
+      return predicate === undefined
+        ? PersistentList.empty()
+        : list.filter((value) => !predicate(value));
+    }
+  }
+}
+
+/** Checks a value belongs in `slice` and freezes it. @internal */
+export function admit(
+  slice: SliceType,
+  source: DispatchParticipant | string,
+  value: unknown,
+): object {
+  if (typeof value !== 'object' || value === null || !(value instanceof slice)) {
+    const who = typeof source === 'string' ? source : `Reducer ${source.name || '<anonymous>'}`;
+    const what =
+      typeof value === 'object' && value !== null
+        ? `an instance of ${value.constructor.name}`
+        : String(value);
+    throw new ConfigurationError({
+      subject: who,
+      problem: `tried to put ${what} into slice ${slice.name}, which only holds ${slice.name} instances.`,
+      fix: `Store instances of ${slice.name} (e.g. Object.assign(new ${slice.name}(), data)), or register the reducer on the slice of the value's own class.`,
+    });
+  }
+  return deepFreeze(value);
+}
+
+function asyncReducerError(reducer: DispatchParticipant): ConfigurationError {
+  return new ConfigurationError({
+    subject: `Reducer ${reducer.name || '<anonymous>'}`,
+    problem:
+      'returned a promise; reducers must be synchronous so that every change is applied whole and can be rolled back.',
+    fix: 'Compute the change synchronously and return a SliceOp; do async work in the tool handler before dispatching.',
+  });
+}
