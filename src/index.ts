@@ -50,7 +50,7 @@ export {
 export type { DispatchFailure, DispatchParticipant } from './events/dispatch-failure.js';
 export { DispatchResult, type DispatchResultInit } from './events/dispatch-result.js';
 export type { Dispatcher } from './events/dispatcher.js';
-export type { EventStampInit, PromptEventInit } from './events/event-stamp.js';
+export { PromptEvent, type EventStampInit, type PromptEventInit } from './events/prompt-event.js';
 export type { EventHandler, EventType } from './events/event-type.js';
 export { InProcessDispatcher } from './events/in-process-dispatcher.js';
 export {

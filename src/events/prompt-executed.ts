@@ -1,4 +1,4 @@
-import { type PromptEventInit, stampEvent } from './event-stamp.js';
+import { PromptEvent, type PromptEventInit } from './prompt-event.js';
 import type { TokenUsage } from './token-usage.js';
 
 /** What a {@link PromptExecuted} event needs of a prompt response (the runtime passes the whole response). */
@@ -24,23 +24,7 @@ export interface PromptExecutedInit<T = unknown> extends PromptEventInit {
  * it and routes a class-instance `output` (or each class instance in an
  * array output) to that value's own slice. Frozen.
  */
-export class PromptExecuted<T = unknown> {
-  /** Unique id of this event. */
-  readonly eventId: string;
-  /** When the evaluation finished. */
-  readonly createdAt: Date;
-  /** The prompt's name. */
-  readonly promptName: string;
-  /** The prompt's namespace. */
-  readonly promptNs: string;
-  /** The prompt's key. */
-  readonly promptKey: string;
-  /** The adapter that ran the evaluation. */
-  readonly adapter: string;
-  /** Id of the session the evaluation used, if any. */
-  readonly sessionId: string | undefined;
-  /** Id of the evaluation. */
-  readonly evaluationId: string | undefined;
+export class PromptExecuted<T = unknown> extends PromptEvent {
   /** The evaluation's response. */
   readonly result: PromptExecutedResult<T>;
   /** Token usage over the whole evaluation, if reported. */
@@ -49,13 +33,7 @@ export class PromptExecuted<T = unknown> {
   readonly durationMs: number | undefined;
 
   constructor(init: PromptExecutedInit<T>) {
-    ({ eventId: this.eventId, createdAt: this.createdAt } = stampEvent('PromptExecuted', init));
-    this.promptName = init.promptName;
-    this.promptNs = init.promptNs;
-    this.promptKey = init.promptKey;
-    this.adapter = init.adapter;
-    this.sessionId = init.sessionId;
-    this.evaluationId = init.evaluationId;
+    super(init);
     this.result = init.result;
     this.usage = init.usage;
     this.durationMs = init.durationMs;

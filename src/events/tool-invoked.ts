@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { ToolResult } from '../tools/tool-result.js';
-import { type PromptEventInit, stampEvent } from './event-stamp.js';
+import { PromptEvent, type PromptEventInit } from './prompt-event.js';
 import type { TokenUsage } from './token-usage.js';
 
 /**
@@ -38,23 +38,7 @@ export interface ToolInvokedInit<P = unknown, R = unknown> extends PromptEventIn
  * tool message the provider saw. The session logs it and, on success, routes a
  * class-instance `result.value` to that value's own slice. Frozen.
  */
-export class ToolInvoked<P = unknown, R = unknown> {
-  /** Unique id of this event. */
-  readonly eventId: string;
-  /** When the call finished. */
-  readonly createdAt: Date;
-  /** The prompt's name. */
-  readonly promptName: string;
-  /** The prompt's namespace. */
-  readonly promptNs: string;
-  /** The prompt's key. */
-  readonly promptKey: string;
-  /** The adapter that ran the evaluation. */
-  readonly adapter: string;
-  /** Id of the session the evaluation used, if any. */
-  readonly sessionId: string | undefined;
-  /** Id of the evaluation. */
-  readonly evaluationId: string | undefined;
+export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
   /** The tool's name. */
   readonly name: string;
   /** The provider's id for this call, if any. */
@@ -77,7 +61,7 @@ export class ToolInvoked<P = unknown, R = unknown> {
   readonly usage: TokenUsage | undefined;
 
   constructor(init: ToolInvokedInit<P, R>) {
-    ({ eventId: this.eventId, createdAt: this.createdAt } = stampEvent('ToolInvoked', init));
+    super(init);
     if (!(init.result instanceof ToolResult)) {
       throw new ConfigurationError({
         subject: `ToolInvoked '${init.name}'`,
@@ -103,12 +87,6 @@ export class ToolInvoked<P = unknown, R = unknown> {
         fix: 'Pass the elapsed milliseconds, or leave durationMs out.',
       });
     }
-    this.promptName = init.promptName;
-    this.promptNs = init.promptNs;
-    this.promptKey = init.promptKey;
-    this.adapter = init.adapter;
-    this.sessionId = init.sessionId;
-    this.evaluationId = init.evaluationId;
     this.name = init.name;
     this.callId = init.callId;
     this.params = init.params;

@@ -1,4 +1,9 @@
-import { getOwnMetadata, metadataKeys, updateOwnMetadata } from './metadata-store.js';
+import {
+  getOwnMetadata,
+  mergeOverClassChain,
+  metadataKeys,
+  updateOwnMetadata,
+} from './metadata-store.js';
 
 type DescriptionMap = ReadonlyMap<string, string>;
 
@@ -19,19 +24,5 @@ export function recordFieldDescription(target: object, field: string, descriptio
 export function readFieldDescriptions(
   cls: abstract new (...args: never[]) => unknown,
 ): DescriptionMap {
-  const chain: object[] = [];
-  for (
-    let c: unknown = cls;
-    typeof c === 'function' && c !== Function.prototype;
-    c = Object.getPrototypeOf(c)
-  ) {
-    chain.unshift(c);
-  }
-  const merged = new Map<string, string>();
-  for (const c of chain) {
-    for (const [field, text] of getOwnMetadata<DescriptionMap>(c, metadataKeys.describe) ?? []) {
-      merged.set(field, text);
-    }
-  }
-  return merged;
+  return mergeOverClassChain(cls, (c) => getOwnMetadata<DescriptionMap>(c, metadataKeys.describe));
 }

@@ -70,3 +70,27 @@ export function getDesignParamTypes(
 export function getDesignType(target: object, property: string | symbol): unknown {
   return getDesignMetadata('design:type', target, property);
 }
+
+/**
+ * Merges a per-class map over the prototype chain of `cls`, base classes
+ * first, so a subclass's own entries replace inherited ones with the same key.
+ * @internal
+ */
+export function mergeOverClassChain<K, V>(
+  cls: object,
+  readOwn: (cls: object) => Iterable<readonly [K, V]> | undefined,
+): Map<K, V> {
+  const chain: object[] = [];
+  for (
+    let c: unknown = cls;
+    typeof c === 'function' && c !== Function.prototype;
+    c = Object.getPrototypeOf(c)
+  ) {
+    chain.unshift(c);
+  }
+  const merged = new Map<K, V>();
+  for (const c of chain) {
+    for (const [key, value] of readOwn(c) ?? []) merged.set(key, value);
+  }
+  return merged;
+}

@@ -1,4 +1,9 @@
-import { getOwnMetadata, metadataKeys, updateOwnMetadata } from './metadata-store.js';
+import {
+  getOwnMetadata,
+  mergeOverClassChain,
+  metadataKeys,
+  updateOwnMetadata,
+} from './metadata-store.js';
 
 type AnyClass = abstract new (...args: never[]) => unknown;
 
@@ -29,17 +34,5 @@ export function recordReducerMethod(
  * replacing the one it inherits. Empty when there are none. @internal
  */
 export function readReducerMethods(cls: AnyClass): ReducerMethods {
-  const chain: object[] = [];
-  for (
-    let c: unknown = cls;
-    typeof c === 'function' && c !== Function.prototype;
-    c = Object.getPrototypeOf(c)
-  ) {
-    chain.unshift(c);
-  }
-  const merged = new Map<AnyClass, string | symbol>();
-  for (const c of chain) {
-    for (const [eventType, method] of readOwnReducerMethods(c)) merged.set(eventType, method);
-  }
-  return merged;
+  return mergeOverClassChain(cls, (c) => readOwnReducerMethods(c));
 }

@@ -2,7 +2,12 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { DataClass, ResultDeclaration } from '../tools/class-type.js';
 import type { ToolExample } from '../tools/tool-example.js';
 import { toolNameFromMethod } from '../tools/tool-name.js';
-import { getOwnMetadata, metadataKeys, updateOwnMetadata } from './metadata-store.js';
+import {
+  getOwnMetadata,
+  mergeOverClassChain,
+  metadataKeys,
+  updateOwnMetadata,
+} from './metadata-store.js';
 
 /** Options of the `@Tool` decorator. */
 export interface ToolOptions {
@@ -71,12 +76,7 @@ export function readToolMethods(
 ): readonly ToolMethodMetadata[] {
   const cached = cache.get(cls);
   if (cached !== undefined) return cached;
-  const records = new Map<string, ToolMethodRecord>();
-  for (const c of classChain(cls)) {
-    for (const [method, record] of getOwnMetadata<RecordMap>(c, metadataKeys.tools) ?? []) {
-      records.set(method, record);
-    }
-  }
+  const records = mergeOverClassChain(cls, (c) => getOwnMetadata<RecordMap>(c, metadataKeys.tools));
   const methods = [...records.values()].map((record) => validateRecord(cls.name, record));
   const seen = new Map<string, string>();
   for (const method of methods) {
@@ -93,18 +93,6 @@ export function readToolMethods(
   const frozen = Object.freeze(methods);
   cache.set(cls, frozen);
   return frozen;
-}
-
-function classChain(cls: object): object[] {
-  const chain: object[] = [];
-  for (
-    let c: unknown = cls;
-    typeof c === 'function' && c !== Function.prototype;
-    c = Object.getPrototypeOf(c)
-  ) {
-    chain.unshift(c);
-  }
-  return chain;
 }
 
 const builtinTypes = new Set<unknown>([

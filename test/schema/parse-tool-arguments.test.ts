@@ -12,7 +12,7 @@ import {
 
 import { ToolValidationError } from '../../src/errors/tool-validation-error.js';
 import { parseToolArguments } from '../../src/schema/parse-tool-arguments.js';
-import { catchRejection } from '../support/catch-rejection.js';
+import { catchRejection } from '../support/catch-error.js';
 import { ContactParams } from './zoo/contact-params.js';
 import { EmptyParams } from './zoo/empty-params.js';
 import { LookupParams } from './zoo/lookup-params.js';

@@ -10,18 +10,32 @@ type ErrorGuard<E extends AffordanceError> = (abstract new (...args: never[]) =>
  * that error typed as `E`. Fails the test when nothing or something else is thrown.
  */
 export function catchError<E extends AffordanceError>(Kind: ErrorGuard<E>, fn: () => unknown): E {
-  let caught: unknown;
   try {
     fn();
   } catch (error) {
-    caught = error;
+    return expectKind(Kind, error);
   }
-  if (caught === undefined)
-    throw new Error(`expected ${Kind.name} to be thrown, but nothing was thrown`);
+  throw new Error(`expected ${Kind.name} to be thrown, but nothing was thrown`);
+}
+
+/** Like {@link catchError}, for a function whose promise should reject. */
+export async function catchRejection<E extends AffordanceError>(
+  Kind: ErrorGuard<E>,
+  fn: () => Promise<unknown>,
+): Promise<E> {
+  try {
+    await fn();
+  } catch (error) {
+    return expectKind(Kind, error);
+  }
+  throw new Error(`expected ${Kind.name} to be thrown, but nothing was thrown`);
+}
+
+function expectKind<E extends AffordanceError>(Kind: ErrorGuard<E>, caught: unknown): E {
   if (!Kind.is(caught)) {
-    throw new Error(
-      `expected ${Kind.name}, got ${caught instanceof Error ? `${caught.name}: ${caught.message}` : JSON.stringify(caught)}`,
-    );
+    const shown =
+      caught instanceof Error ? `${caught.name}: ${caught.message}` : JSON.stringify(caught);
+    throw new Error(`expected ${Kind.name}, got ${shown}`);
   }
   return caught as E;
 }
