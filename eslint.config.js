@@ -22,6 +22,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-definitions': ['error', 'interface'],
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-extraneous-class': 'off',
+      // Prefers `x!`, which no-non-null-assertion forbids; `as T` after a checked lookup stays allowed.
+      '@typescript-eslint/non-nullable-type-assertion-style': 'off',
       '@typescript-eslint/restrict-template-expressions': [
         'error',
         { allowNumber: true, allowBoolean: true },

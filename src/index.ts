@@ -6,6 +6,26 @@
  * @packageDocumentation
  */
 
+export { assertScopes } from './container/assert-scopes.js';
+export {
+  checkScopes,
+  type CheckScopesOptions,
+  type ScopedServiceIds,
+  type ScopeHop,
+  type ScopeLeak,
+  type ScopeProblem,
+  type UnboundRoot,
+  type UnplannableRoot,
+  type ValueScope,
+} from './container/check-scopes.js';
+export { installAffordance } from './container/install-affordance.js';
+export {
+  AffordanceContainer,
+  EvaluationId,
+  ToolCallId,
+  ToolCallSignal,
+} from './container/tokens.js';
+
 export { Describe } from './decorators/describe.js';
 export { Reducer } from './decorators/reducer.js';
 export { Section } from './decorators/section.js';
@@ -126,11 +146,31 @@ export { ResourceRegistry, type MergeOptions } from './resources/resource-regist
 export { ResourceScope } from './resources/resource-scope.js';
 export { isSnapshotable, type Snapshotable } from './resources/snapshotable.js';
 
+export { AffordanceRuntime } from './runtime/affordance-runtime.js';
 export { Budget, type BudgetDimension, type BudgetInit } from './runtime/budget.js';
 export { BudgetTracker } from './runtime/budget-tracker.js';
 export { systemClock, type Clock, type TimerHandle } from './runtime/clock.js';
+export type {
+  ConversationMessage,
+  ProviderToolCall,
+  ProviderTurn,
+  ToolChoice,
+} from './runtime/conversation.js';
 export { Deadline, type DeadlineOptions } from './runtime/deadline.js';
+export type { EvaluateOptions } from './runtime/evaluate-options.js';
 export { ManualClock } from './runtime/manual-clock.js';
+export { outputJsonSchema } from './runtime/output-json-schema.js';
+export {
+  parseStructuredOutput,
+  type ParseStructuredOutputOptions,
+  type StructuredAnswer,
+} from './runtime/parse-structured-output.js';
+export type { PromptResponse } from './runtime/prompt-response.js';
+export { ProviderAdapter } from './runtime/provider-adapter.js';
+export type { ProviderRequest } from './runtime/provider-request.js';
+export type { RuntimeOptions } from './runtime/runtime-options.js';
+export { sanitizeSchemaName } from './runtime/sanitize-schema-name.js';
+export type { ToolCallOutcome } from './runtime/tool-call-outcome.js';
 
 export { dump, type JsonValue } from './schema/dump.js';
 export { normalizeStrictArguments } from './schema/normalize-strict-arguments.js';
@@ -168,7 +208,7 @@ export { upsertBy } from './session/upsert-by.js';
 
 export type { DataClass, ResultDeclaration } from './tools/class-type.js';
 export { NativeTool, type NativeToolInit, type NativeToolType } from './tools/native-tool.js';
-export type { ServiceResolver, ToolContext } from './tools/tool-context.js';
+export { ToolContext, type ServiceResolver } from './tools/tool-context.js';
 export {
   ToolDefinition,
   type ToolDefinitionInit,

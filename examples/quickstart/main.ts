@@ -1,115 +1,88 @@
 import 'reflect-metadata';
 
-import { Container } from 'inversify';
+import { IsString, IsUrl } from 'class-validator';
 
-import {
-  AffordanceError,
-  parseToolArguments,
-  Prompt,
-  ResourceRegistry,
-  Session,
-  type ToolContext,
-  type ToolDefinition,
-  ToolResult,
-  toJsonSchema,
-} from 'affordance';
+import { Deadline, Describe, Prompt, Session, ToolInvoked } from 'affordance';
+import { createTestRuntime, type ScriptedTurn } from 'affordance/testing';
 
 import { EntityStore } from './entity-store.js';
 import { GuidanceParams, GuidanceSection } from './guidance-section.js';
 
-/** A tool call as a model would send it: a call id, a tool name and JSON text. */
-interface ModelCall {
-  readonly callId: string;
-  readonly name: string;
-  readonly arguments: string;
+/** The structured answer the prompt asks for. */
+export class EntityAnswer {
+  @Describe('The entity the user asked about') @IsString() entityId!: string;
+  @Describe('Where it is documented') @IsUrl({ require_tld: false }) documentUrl!: string;
+  @Describe('One sentence for the user') @IsString() summary!: string;
 }
 
 /**
- * The model's side of this offline run, scripted: one good call, one with
- * invalid and unknown arguments, one for an entity that does not exist.
+ * The model's side of this offline run, scripted: a call with a typo the
+ * validator rejects, the corrected call, then a structured answer.
  */
-const scriptedCalls: readonly ModelCall[] = [
+export const scriptedModel: readonly ScriptedTurn[] = [
   {
-    callId: 'call_1',
-    name: 'lookup_entity',
-    arguments: '{"entityId":"acme-42","includeRelated":true}',
+    text: 'Let me look that up.',
+    toolCalls: [{ name: 'lookup_entity', arguments: { entityId: 'ACME 42', verbose: true } }],
+    usage: { inputTokens: 412, outputTokens: 31 },
   },
-  { callId: 'call_2', name: 'lookup_entity', arguments: '{"entityId":"ACME 42","verbose":true}' },
-  { callId: 'call_3', name: 'lookup_entity', arguments: '{"entityId":"acme-99"}' },
+  {
+    toolCalls: [
+      { name: 'lookup_entity', arguments: { entityId: 'acme-42', includeRelated: true } },
+    ],
+    usage: { inputTokens: 498, outputTokens: 24 },
+  },
+  {
+    text: JSON.stringify({
+      entityId: 'acme-42',
+      documentUrl: 'https://docs.example.test/acme-42',
+      summary: 'acme-42 is documented at docs.example.test and is related to acme-7.',
+    }),
+    usage: { inputTokens: 561, outputTokens: 48 },
+  },
 ];
 
-/**
- * Renders the quickstart prompt, prints what the model would receive (text and
- * strict tool schemas), then runs the scripted calls through argument
- * validation and the decorated handler, printing each tool message.
- * Returns the tool messages in call order.
- */
-export async function run(print: (line: string) => void = console.log): Promise<string[]> {
-  const container = new Container();
-  container.bind(EntityStore).toSelf().inSingletonScope();
-  container.bind(GuidanceSection).toSelf();
+/** The quickstart prompt: one decorated section and a structured output. */
+export const quickstartPrompt = new Prompt({
+  ns: 'examples/tooling',
+  key: 'tools_overview',
+  sections: [GuidanceSection],
+  output: EntityAnswer,
+});
 
-  const prompt = new Prompt({
-    ns: 'examples/tooling',
-    key: 'tools_overview',
-    sections: [GuidanceSection],
+/**
+ * Runs the quickstart agent offline against the scripted model and prints each
+ * turn, each tool call with its arguments and outcome, the answer, and a
+ * summary of tokens and time. Returns the response and the session.
+ */
+export async function run(print: (line: string) => void = console.log) {
+  const { adapter } = createTestRuntime({
+    script: scriptedModel,
+    configure: (container) => container.bind(EntityStore).toSelf().inSingletonScope(),
   });
   const session = new Session();
-  const rendered = prompt.render({ params: [new GuidanceParams()], session });
+  session.dispatcher.subscribe(ToolInvoked, (event) => {
+    print(`  tool ${event.name}(${String(event.rawArguments)}) → ${event.outcome}`);
+    print(event.renderedMessage.replace(/^(?=.)/gm, '    '));
+  });
 
-  print('=== Prompt text ===');
-  print(rendered.text);
-  print('\n=== Tools (openai-strict schemas) ===');
-  for (const tool of rendered.tools) {
-    const schema =
-      tool.paramsType === undefined ? undefined : toJsonSchema(tool.paramsType, 'openai-strict');
-    print(`${tool.name}: ${tool.description}`);
-    print(`  strict-compatible: ${String(schema?.strictCompatible ?? true)}`);
-    print(`  ${JSON.stringify(schema?.schema ?? {})}`);
-  }
-
-  print('\n=== Tool calls ===');
-  const messages: string[] = [];
-  for (const call of scriptedCalls) {
-    const context: ToolContext = Object.freeze({
-      callId: call.callId,
-      signal: new AbortController().signal,
-      services: container,
-      prompt,
-      renderedPrompt: rendered,
-      session,
-      deadline: undefined,
-      budgetTracker: undefined,
-      resources: new ResourceRegistry().open(),
-      filesystem: undefined,
-    });
-    const result = await dispatch(call, rendered.tool(call.name), context);
-    const text = result.toModelText();
-    messages.push(text);
-    print(`-> ${call.name}(${call.arguments}) [${result.success ? 'ok' : 'failed'}]`);
-    print(text.replace(/^(?=.)/gm, '   '));
-  }
-  return messages;
-}
-
-async function dispatch(
-  call: ModelCall,
-  tool: ToolDefinition | undefined,
-  context: ToolContext,
-): Promise<ToolResult> {
-  if (tool?.handler === undefined) return ToolResult.error(`Unknown tool '${call.name}'.`);
-  try {
-    const params =
-      tool.paramsType === undefined
-        ? undefined
-        : await parseToolArguments(tool.paramsType, call.arguments);
-    return await tool.handler(params, context);
-  } catch (error) {
-    if (AffordanceError.is(error) && error.code === 'tool_validation') {
-      return ToolResult.error(`Tool validation failed: ${error.message}`);
-    }
-    throw error;
-  }
+  print(`Prompt ${quickstartPrompt.ns}/${quickstartPrompt.key}:`);
+  print(quickstartPrompt.render({ params: [new GuidanceParams()] }).text.replace(/^/gm, '  | '));
+  const started = Date.now();
+  const response = await adapter.evaluate(quickstartPrompt, {
+    params: [new GuidanceParams()],
+    input: 'Where is acme-42 documented?',
+    session,
+    deadline: Deadline.in(30_000),
+  });
+  print(`Answer (${EntityAnswer.name}):`);
+  print(`  ${JSON.stringify(response.output)}`);
+  const usage = response.usage;
+  print(
+    `Done in ${response.turns} turns, ${response.toolCalls.length} tool calls ` +
+      `(${response.toolCalls.filter((call) => call.result.success).length} succeeded), ` +
+      `${usage?.inputTokens ?? 0} input + ${usage?.outputTokens ?? 0} output tokens, ${Date.now() - started} ms.`,
+  );
+  return { response, session };
 }
 
 if (

@@ -8,6 +8,7 @@ import type { PromptSection, SectionRef } from './prompt-section.js';
 type SectionClass = abstract new (...args: never[]) => unknown;
 
 const cache = new WeakMap<SectionClass, MarkdownSection>();
+const classes = new WeakMap<PromptSection, SectionClass>();
 
 /**
  * The section model of a `@Section` class: a `MarkdownSection` whose tools are
@@ -35,6 +36,7 @@ export function sectionFromClass(cls: SectionClass): MarkdownSection {
   );
   const section = new MarkdownSection<unknown>({ ...options, tools });
   cache.set(cls, section);
+  classes.set(section, cls);
   return section;
 }
 
@@ -55,4 +57,9 @@ function methodHandler(cls: SectionClass, methodName: string): ToolHandler {
     }
     return method.call(instance, params, context);
   };
+}
+
+/** The `@Section` class a section was built from, if any. @internal */
+export function sectionClassOf(section: PromptSection): SectionClass | undefined {
+  return classes.get(section);
 }

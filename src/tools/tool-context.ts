@@ -1,9 +1,12 @@
+import type { ServiceIdentifier } from 'inversify';
+
 import type { Prompt } from '../prompt/prompt.js';
 import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
 import type { ResourceResolver } from '../resources/resource-binding.js';
 import type { Filesystem } from '../resources/filesystem.js';
 import type { BudgetTracker } from '../runtime/budget-tracker.js';
 import type { Deadline } from '../runtime/deadline.js';
+import type { ProviderAdapter } from '../runtime/provider-adapter.js';
 import type { Session } from '../session/session.js';
 
 /** Resolves services from the container scope of the current tool call. */
@@ -14,7 +17,8 @@ export interface ServiceResolver {
 
 /**
  * Everything a tool handler receives besides its params: frozen, built for
- * one call and never reused.
+ * one call and never reused. Also injectable: `@inject(ToolContext)` in a
+ * section's constructor gives the current call's context.
  */
 export interface ToolContext {
   /** The provider's id for this call. */
@@ -37,4 +41,9 @@ export interface ToolContext {
   readonly resources: ResourceResolver;
   /** The evaluation's filesystem resource, if one is bound. */
   readonly filesystem: Filesystem | undefined;
+  /** The adapter running the evaluation; `context.adapter.evaluate(child, { session: context.session })` nests. */
+  readonly adapter: ProviderAdapter;
 }
+
+/** Injection token of the current call's {@link ToolContext}, bound in each tool-call scope. */
+export const ToolContext: ServiceIdentifier<ToolContext> = Symbol.for('affordance.tool-context');

@@ -1,21 +1,29 @@
-import { run } from '../../examples/quickstart/main.js';
+import { EntityAnswer, run } from '../../examples/quickstart/main.js';
+import { LookupResult } from '../../examples/quickstart/entity-store.js';
+import { ToolInvoked } from '../../src/events/tool-invoked.js';
 
 describe('examples/quickstart', () => {
-  it('should print the prompt, the strict schema and one message per scripted call', async () => {
+  it('should recover from a rejected call and return the structured answer', async () => {
     const lines: string[] = [];
-    const messages = await run((line) => lines.push(line));
+    const { response, session } = await run((line) => lines.push(line));
     const output = lines.join('\n');
 
-    expect(output).toContain(
-      '## 1. Guidance (guidance)\n\nUse tools when you need up-to-date context.',
+    expect(output).toContain('  | ## 1. Guidance (guidance)');
+    expect(output).toMatch(
+      /tool lookup_entity\(\{"entityId":"ACME 42","verbose":true\}\) → failure/,
     );
-    expect(output).toContain('"required":["entityId","includeRelated"]');
-    expect(messages).toEqual([
-      'Fetched entity acme-42.\n\nEntity acme-42 is documented at https://docs.example.test/acme-42. Related: acme-7.',
-      expect.stringMatching(
-        /^Tool validation failed: verbose: unknown field .*; entityId: must match/,
-      ),
-      "No entity 'acme-99'. Check the id.",
-    ]);
+    expect(output).toContain('Tool validation failed: verbose: unknown field');
+    expect(output).toContain(
+      'Done in 3 turns, 2 tool calls (1 succeeded), 1471 input + 103 output tokens',
+    );
+
+    expect(response.output).toBeInstanceOf(EntityAnswer);
+    expect(response.output).toMatchObject({
+      entityId: 'acme-42',
+      documentUrl: 'https://docs.example.test/acme-42',
+    });
+    const calls = session.slice(ToolInvoked).all();
+    expect(calls.map((event) => event.outcome)).toEqual(['failure', 'success']);
+    expect(session.slice(LookupResult).latest()?.related).toEqual(['acme-7']);
   });
 });

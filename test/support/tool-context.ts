@@ -1,4 +1,8 @@
+import { Container } from 'inversify';
+
 import { Prompt } from '../../src/prompt/prompt.js';
+import { AffordanceRuntime } from '../../src/runtime/affordance-runtime.js';
+import { ScriptedAdapter } from '../../src/testing/scripted-adapter.js';
 import { ResourceRegistry } from '../../src/resources/resource-registry.js';
 import { Session } from '../../src/session/session.js';
 import type { ServiceResolver, ToolContext } from '../../src/tools/tool-context.js';
@@ -20,6 +24,7 @@ export function toolContext(services: ServiceResolver, callId = 'call_1'): ToolC
     budgetTracker: undefined,
     resources: new ResourceRegistry().open(),
     filesystem: undefined,
+    adapter: new ScriptedAdapter(new AffordanceRuntime(new Container()), []),
   });
 }
 

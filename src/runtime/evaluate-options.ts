@@ -1,0 +1,33 @@
+import type { PromptOverride } from '../overrides/prompt-override.js';
+import type { ResourceRegistry } from '../resources/resource-registry.js';
+import type { Session } from '../session/session.js';
+import type { Budget } from './budget.js';
+import type { BudgetTracker } from './budget-tracker.js';
+import type { ToolChoice } from './conversation.js';
+import type { Deadline } from './deadline.js';
+
+/** Options of `adapter.evaluate(prompt, options)`. */
+export interface EvaluateOptions {
+  /** Params instances for the prompt's sections. */
+  readonly params?: readonly object[] | undefined;
+  /** The session to record events and state in; a new one when omitted. Pass the caller's to nest. */
+  readonly session?: Session | undefined;
+  /** A user message sent after the prompt. */
+  readonly input?: string | undefined;
+  /** When the evaluation must end; tool calls and requests stop at it. */
+  readonly deadline?: Deadline | undefined;
+  /** Token limits; a tracker is created for them unless `budgetTracker` is given. */
+  readonly budget?: Budget | undefined;
+  /** A tracker shared with other evaluations (e.g. a parent's). */
+  readonly budgetTracker?: BudgetTracker | undefined;
+  /** Resources of the evaluation (e.g. a `Filesystem`); merged over the runtime's defaults. */
+  readonly resources?: ResourceRegistry | undefined;
+  /** Prompt overrides to apply when rendering. */
+  readonly overrides?: PromptOverride | undefined;
+  /** The tool choice of the first request; defaults to `auto`. */
+  readonly toolChoice?: ToolChoice | undefined;
+  /** Stops the evaluation when it aborts. */
+  readonly signal?: AbortSignal | undefined;
+  /** The most provider requests the evaluation may make; defaults to the runtime's `maxTurns`. */
+  readonly maxTurns?: number | undefined;
+}

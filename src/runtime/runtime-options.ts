@@ -1,0 +1,14 @@
+import type { ResourceRegistry } from '../resources/resource-registry.js';
+import type { Clock } from './clock.js';
+
+/** Options of the affordance runtime (given to `installAffordance`). */
+export interface RuntimeOptions {
+  /** The most provider requests one evaluation may make. Defaults to 24. */
+  readonly maxTurns?: number;
+  /** How many read-only tool calls of one turn may run at once. Defaults to 4. */
+  readonly readOnlyConcurrency?: number;
+  /** Source of time. Defaults to the system clock. */
+  readonly clock?: Clock;
+  /** Resources every evaluation gets (e.g. a `Filesystem`); per-evaluation ones are merged over them. */
+  readonly resources?: ResourceRegistry;
+}

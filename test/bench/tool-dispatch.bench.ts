@@ -1,0 +1,117 @@
+/**
+ * Per-call cost of dispatching one call of a trivial tool (echo two fields),
+ * from the model's JSON arguments to the text the model reads back:
+ * - affordance: lookup, parse + validate (class-validator), call scope (child
+ *   container), frozen ToolContext, session + resource snapshot, handler,
+ *   rendering, `ToolInvoked` into the session, scope disposal;
+ * - the OpenAI Agents SDK (`@openai/agents-core`): `invokeFunctionTool` on a
+ *   `tool()` with a zod schema (parse, validate, execute, stringify);
+ * - a bare function call on `JSON.parse`d arguments, no validation.
+ *
+ * The executor and scope are internal, so everything is imported from src/.
+ */
+import 'reflect-metadata';
+
+import { invokeFunctionTool, RunContext, tool } from '@openai/agents-core';
+import { IsInt, IsString, Max, Min } from 'class-validator';
+import { Container } from 'inversify';
+import { z } from 'zod';
+
+import {
+  AffordanceRuntime,
+  Prompt,
+  ResourceRegistry,
+  Section,
+  Session,
+  Tool,
+  ToolContext,
+  ToolResult,
+} from '../../src/index.js';
+import { ScriptedAdapter } from '../../src/testing/index.js';
+
+import { EvaluationScope } from '../../src/container/evaluation-scope.js';
+import { ToolExecutor } from '../../src/runtime/tool-executor.js';
+import { measure, printTable } from './measure.js';
+
+class EchoParams {
+  @IsString() text!: string;
+  @IsInt() @Min(1) @Max(10) count!: number;
+}
+
+@Section({ key: 'echo', title: 'Echo', template: 'Echo text back.' })
+class EchoSection {
+  @Tool({ name: 'echo', description: 'Repeat text.' })
+  echo(params: EchoParams, _context: ToolContext): ToolResult<string> {
+    return ToolResult.ok(params.text.repeat(params.count), 'Echoed.');
+  }
+}
+
+const argumentsJson = '{"text":"hi","count":3}';
+
+export default async function run(): Promise<void> {
+  const container = new Container();
+  const runtime = new AffordanceRuntime(container);
+  const prompt = new Prompt({ ns: 'bench', key: 'echo', sections: [EchoSection] });
+  const rendered = prompt.render();
+  // The session keeps every ToolInvoked; reset it between batches so memory stays flat.
+  let session = new Session();
+  const scope = (): EvaluationScope =>
+    new EvaluationScope({
+      root: container,
+      evaluationId: 'bench',
+      prompt,
+      rendered,
+      session,
+      deadline: undefined,
+      budgetTracker: undefined,
+      resources: new ResourceRegistry().open(),
+      adapter: new ScriptedAdapter(runtime, []),
+      signal: new AbortController().signal,
+    });
+  let evaluation = scope();
+  const executor = new ToolExecutor({ readOnlyConcurrency: 1, clock: runtime.clock });
+  let calls = 0;
+  const affordanceDispatch = async (): Promise<void> => {
+    calls += 1;
+    if (calls % 10_000 === 0) {
+      session = new Session();
+      evaluation = scope();
+    }
+    const [outcome] = await executor.execute(evaluation, [
+      { callId: 'c', name: 'echo', arguments: argumentsJson },
+    ]);
+    if (outcome?.message !== 'Echoed.\n\nhihihi')
+      throw new Error(`unexpected message ${String(outcome?.message)}`);
+  };
+
+  const agentsTool = tool({
+    name: 'echo',
+    description: 'Repeat text.',
+    parameters: z.object({ text: z.string(), count: z.number().int().min(1).max(10) }),
+    execute: ({ text, count }) => text.repeat(count),
+  });
+  const runContext = new RunContext();
+  const agentsDispatch = async (): Promise<void> => {
+    const result = await invokeFunctionTool({ tool: agentsTool, runContext, input: argumentsJson });
+    if (result !== 'hihihi') throw new Error(`unexpected result ${JSON.stringify(result)}`);
+  };
+
+  const echo = (params: { text: string; count: number }): string =>
+    params.text.repeat(params.count);
+  const bareCall = (): Promise<void> => {
+    const result = echo(JSON.parse(argumentsJson) as { text: string; count: number });
+    if (result !== 'hihihi') throw new Error('unexpected');
+    return Promise.resolve();
+  };
+
+  const rows = [
+    await measure('bare function call (JSON.parse, no validation)', bareCall, { batch: 2_000 }),
+    await measure('@openai/agents-core invokeFunctionTool (zod)', agentsDispatch, { batch: 2_000 }),
+    await measure('affordance ToolExecutor (full dispatch)', affordanceDispatch, { batch: 2_000 }),
+  ];
+  printTable(
+    'Dispatch of one trivial tool call, JSON arguments to model text',
+    rows,
+    rows[1]?.name,
+  );
+}
