@@ -34,7 +34,14 @@ describe('finishing an evaluation', () => {
     const deadline = Deadline.in(5_000, { clock });
     const { adapter } = createTestRuntime({
       runtime: { clock },
-      script: [{ text: 'Late answer.', expect: () => clock.advance(6_000) }],
+      script: [
+        {
+          text: 'Late answer.',
+          expect: () => {
+            clock.advance(6_000);
+          },
+        },
+      ],
     });
     const error = await catchRejection(PromptEvaluationError, () =>
       adapter.evaluate(prompt, { deadline }),
