@@ -255,3 +255,47 @@ function hopOf(edge: Edge, binding: PlanBindingNode, multiIndex: number | undefi
     ...(multiIndex === undefined ? {} : { multiIndex }),
   };
 }
+
+/**
+ * The narrower scopes `root`'s dependencies reach, read from inversify's plan
+ * without instantiating anything. A dependency on a `toDynamicValue` or
+ * `toFactory` binding is opaque and counts as reaching the call scope (the
+ * safe answer), as does a root that cannot be planned.
+ */
+export function scopesReachedBy(
+  container: Container,
+  root: ServiceIdentifier,
+  scopes: ScopedServiceIds,
+  options: CheckScopesOptions = {},
+): ReadonlySet<ValueScope> {
+  const scopeOf = new Map<ServiceIdentifier, ValueScope>();
+  for (const id of scopes.evaluation) scopeOf.set(id, 'evaluation');
+  for (const id of scopes.call) scopeOf.set(id, 'call');
+  const reached = new Set<ValueScope>();
+  const bindRoot =
+    !container.isBound(root) && options.bindUnboundRoots === true && typeof root === 'function';
+  let rootNode: PlanServiceNode;
+  try {
+    rootNode = planWithoutResolving(container, root, { placeholders: scopeOf.keys(), bindRoot })
+      .tree.root;
+  } catch {
+    return new Set<ValueScope>(['call']);
+  }
+  const visited = new Set<PlanBindingNode>();
+  const stack: PlanServiceNode[] = [rootNode];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const scope = scopeOf.get(node.serviceIdentifier);
+    if (scope !== undefined) {
+      reached.add(scope);
+      continue;
+    }
+    for (const [, binding] of bindingsOf(node)) {
+      if (visited.has(binding)) continue;
+      visited.add(binding);
+      if (binding.binding.type === 'DynamicValue' || binding.binding.type === 'Factory')
+        reached.add('call');
+      for (const edge of childrenOf(binding)) stack.push(edge.node);
+    }
+  }
+  return reached;
+}

@@ -24,6 +24,12 @@ export interface EvaluationScopeInit {
   readonly resources: ResourceContext;
   readonly adapter: ProviderAdapter;
   readonly signal: AbortSignal;
+  /**
+   * Whether a `@Section` class can be resolved in the evaluation scope because
+   * none of its dependencies is a call value; such classes skip the per-call
+   * container. Absent: every section is resolved per call.
+   */
+  readonly resolvableWithoutCall?: ((sectionClass: object) => boolean) | undefined;
 }
 
 /**
@@ -45,9 +51,11 @@ export class EvaluationScope {
   readonly resources: ResourceContext;
   readonly adapter: ProviderAdapter;
   readonly signal: AbortSignal;
+  readonly resolvableWithoutCall: (sectionClass: object) => boolean;
   #disposed = false;
 
   constructor(init: EvaluationScopeInit) {
+    this.resolvableWithoutCall = init.resolvableWithoutCall ?? (() => false);
     this.evaluationId = init.evaluationId;
     this.prompt = init.prompt;
     this.rendered = init.rendered;
@@ -93,21 +101,29 @@ export class EvaluationScope {
  * @internal
  */
 export class ToolCallScope {
-  readonly container: Container;
   readonly context: ToolContext;
   readonly resources: ResourceContext;
+  readonly #evaluation: EvaluationScope;
+  readonly #callId: string;
+  readonly #signal: AbortSignal;
+  #container: Container | undefined;
   #disposed = false;
 
   constructor(evaluation: EvaluationScope, callId: string, signal: AbortSignal) {
-    this.container = new Container({ parent: evaluation.container });
+    this.#evaluation = evaluation;
+    this.#callId = callId;
+    this.#signal = signal;
     this.resources = evaluation.resources.openToolCall();
-    const container = this.container;
     const services: ServiceResolver = {
-      get<T>(id: abstract new (...args: never[]) => T): T {
-        // @Section classes the application did not bind are bound here, per call (transient),
-        // so their constructors see this call's values and no instance outlives the call.
+      get: <T>(id: abstract new (...args: never[]) => T): T => {
+        const section = isSectionClass(id);
+        // A section that injects no call value is resolved in the evaluation scope: no call container.
+        const container =
+          section && evaluation.resolvableWithoutCall(id) ? evaluation.container : this.container;
+        // @Section classes the application did not bind are bound here (transient), so
+        // their constructors see this scope's values and no instance outlives the call.
         const serviceId = id as unknown as Newable<T>;
-        if (isSectionClass(id) && !container.isBound(serviceId)) container.bind(serviceId).toSelf();
+        if (section && !container.isBound(serviceId)) container.bind(serviceId).toSelf();
         return container.get(serviceId);
       },
     };
@@ -124,9 +140,21 @@ export class ToolCallScope {
       filesystem: this.resources.has(Filesystem) ? this.resources.get(Filesystem) : undefined,
       adapter: evaluation.adapter,
     });
-    this.container.bind(ToolContext).toConstantValue(this.context);
-    this.container.bind(ToolCallId).toConstantValue(callId);
-    this.container.bind(ToolCallSignal).toConstantValue(signal);
+  }
+
+  /**
+   * The call's child container, created on first use (a handler that never
+   * resolves a service costs no container).
+   */
+  get container(): Container {
+    if (this.#container === undefined) {
+      const container = new Container({ parent: this.#evaluation.container });
+      container.bind(ToolContext).toConstantValue(this.context);
+      container.bind(ToolCallId).toConstantValue(this.#callId);
+      container.bind(ToolCallSignal).toConstantValue(this.#signal);
+      this.#container = container;
+    }
+    return this.#container;
   }
 
   /** Unbinds the call's values and closes its call-scoped resources. Idempotent. */
@@ -134,7 +162,9 @@ export class ToolCallScope {
     if (this.#disposed) return;
     this.#disposed = true;
     const errors: unknown[] = [];
-    await this.container.unbindAllAsync().catch((error: unknown) => errors.push(error));
+    if (this.#container !== undefined) {
+      await this.#container.unbindAllAsync().catch((error: unknown) => errors.push(error));
+    }
     await this.resources.close().catch((error: unknown) => errors.push(error));
     if (errors.length > 0)
       throw new AggregateError(errors, 'Disposing the tool-call scope failed.');

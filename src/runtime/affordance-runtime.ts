@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Container, ServiceIdentifier } from 'inversify';
 
 import { assertScopes } from '../container/assert-scopes.js';
-import type { ScopedServiceIds } from '../container/check-scopes.js';
+import { type ScopedServiceIds, scopesReachedBy } from '../container/check-scopes.js';
 import { EvaluationScope } from '../container/evaluation-scope.js';
 import { EvaluationId, ToolCallId, ToolCallSignal } from '../container/tokens.js';
 import { BudgetExceededError } from '../errors/budget-exceeded-error.js';
@@ -61,6 +61,8 @@ export class AffordanceRuntime {
   readonly #executor: ToolExecutor;
   readonly #resources: ResourceRegistry;
   readonly #prepared = new WeakSet<Prompt>();
+  /** Section classes none of whose dependencies is a call value (planned in `prepare`). */
+  readonly #callFree = new WeakSet();
 
   constructor(container: Container, options: RuntimeOptions = {}) {
     this.container = container;
@@ -93,8 +95,22 @@ export class AffordanceRuntime {
       assertScopes(this.container, roots as ServiceIdentifier[], scopedServiceIds, {
         bindUnboundRoots: true,
       });
+      for (const root of roots as ServiceIdentifier[]) {
+        const reached = scopesReachedBy(this.container, root, scopedServiceIds, {
+          bindUnboundRoots: true,
+        });
+        if (!reached.has('call')) this.#callFree.add(root as object);
+      }
       this.#prepared.add(prompt);
     }
+  }
+
+  /**
+   * Whether `prepare` found that `sectionClass` injects no call value, so it can
+   * be resolved without a per-call container. @internal
+   */
+  isCallFree(sectionClass: object): boolean {
+    return this.#callFree.has(sectionClass);
   }
 
   /** Runs one evaluation of `prompt` with `adapter` (see `ProviderAdapter.evaluate`). */
@@ -146,6 +162,7 @@ export class AffordanceRuntime {
       resources: registry.open(),
       adapter,
       signal: signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals),
+      resolvableWithoutCall: (sectionClass) => this.isCallFree(sectionClass),
     });
     try {
       const common = {

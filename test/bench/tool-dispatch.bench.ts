@@ -14,17 +14,19 @@ import 'reflect-metadata';
 
 import { invokeFunctionTool, RunContext, tool } from '@openai/agents-core';
 import { IsInt, IsString, Max, Min } from 'class-validator';
-import { Container } from 'inversify';
+import { Container, inject } from 'inversify';
 import { z } from 'zod';
 
 import {
   AffordanceRuntime,
+  MarkdownSection,
   Prompt,
   ResourceRegistry,
   Section,
   Session,
   Tool,
   ToolContext,
+  ToolDefinition,
   ToolResult,
 } from '../../src/index.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
@@ -46,12 +48,41 @@ class EchoSection {
   }
 }
 
+@Section({ key: 'echo-context', title: 'Echo with context' })
+class EchoWithContextSection {
+  constructor(@inject(ToolContext) private readonly context: ToolContext) {}
+
+  @Tool({ name: 'echo_context', description: 'Repeat text.' })
+  echo(params: EchoParams, _context: ToolContext): ToolResult<string> {
+    if (this.context.callId !== 'c') throw new Error('wrong call');
+    return ToolResult.ok(params.text.repeat(params.count), 'Echoed.');
+  }
+}
+
+const plainSection = new MarkdownSection({
+  key: 'plain',
+  title: 'Plain',
+  tools: [
+    new ToolDefinition({
+      name: 'echo_plain',
+      description: 'Repeat text.',
+      params: EchoParams,
+      handler: (params: EchoParams) => ToolResult.ok(params.text.repeat(params.count), 'Echoed.'),
+    }),
+  ],
+});
+
 const argumentsJson = '{"text":"hi","count":3}';
 
 export default async function run(): Promise<void> {
   const container = new Container();
   const runtime = new AffordanceRuntime(container);
-  const prompt = new Prompt({ ns: 'bench', key: 'echo', sections: [EchoSection] });
+  const prompt = new Prompt({
+    ns: 'bench',
+    key: 'echo',
+    sections: [EchoSection, EchoWithContextSection, plainSection],
+  });
+  runtime.prepare(prompt);
   const rendered = prompt.render();
   // The session keeps every ToolInvoked; reset it between batches so memory stays flat.
   let session = new Session();
@@ -67,18 +98,19 @@ export default async function run(): Promise<void> {
       resources: new ResourceRegistry().open(),
       adapter: new ScriptedAdapter(runtime, []),
       signal: new AbortController().signal,
+      resolvableWithoutCall: (sectionClass) => runtime.isCallFree(sectionClass),
     });
   let evaluation = scope();
   const executor = new ToolExecutor({ readOnlyConcurrency: 1, clock: runtime.clock });
   let calls = 0;
-  const affordanceDispatch = async (): Promise<void> => {
+  const affordanceDispatch = (name: string) => async (): Promise<void> => {
     calls += 1;
     if (calls % 10_000 === 0) {
       session = new Session();
       evaluation = scope();
     }
     const [outcome] = await executor.execute(evaluation, [
-      { callId: 'c', name: 'echo', arguments: argumentsJson },
+      { callId: 'c', name, arguments: argumentsJson },
     ]);
     if (outcome?.message !== 'Echoed.\n\nhihihi')
       throw new Error(`unexpected message ${String(outcome?.message)}`);
@@ -107,7 +139,19 @@ export default async function run(): Promise<void> {
   const rows = [
     await measure('bare function call (JSON.parse, no validation)', bareCall, { batch: 2_000 }),
     await measure('@openai/agents-core invokeFunctionTool (zod)', agentsDispatch, { batch: 2_000 }),
-    await measure('affordance ToolExecutor (full dispatch)', affordanceDispatch, { batch: 2_000 }),
+    await measure('affordance, plain ToolDefinition handler', affordanceDispatch('echo_plain'), {
+      batch: 2_000,
+    }),
+    await measure('affordance, @Tool on a @Section', affordanceDispatch('echo'), {
+      batch: 2_000,
+    }),
+    await measure(
+      'affordance, @Section injecting ToolContext (call container)',
+      affordanceDispatch('echo_context'),
+      {
+        batch: 2_000,
+      },
+    ),
   ];
   printTable(
     'Dispatch of one trivial tool call, JSON arguments to model text',
