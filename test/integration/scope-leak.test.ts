@@ -92,9 +92,9 @@ describe('a section that injects evaluation values only', () => {
       return { session, values: response.toolCalls.map((call) => call.result.value) };
     };
     const [first, second] = await Promise.all([run(), run()]);
-    expect(first?.values).toEqual([first?.session.sessionId, first?.session.sessionId]);
-    expect(second?.values).toEqual([second?.session.sessionId, second?.session.sessionId]);
-    expect(first?.session.sessionId).not.toBe(second?.session.sessionId);
+    expect(first.values).toEqual([first.session.sessionId, first.session.sessionId]);
+    expect(second.values).toEqual([second.session.sessionId, second.session.sessionId]);
+    expect(first.session.sessionId).not.toBe(second.session.sessionId);
   });
 
   it('should not be call-free when it injects ToolContext', () => {
