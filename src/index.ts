@@ -48,6 +48,12 @@ export {
   DeadlineExceededError,
   type DeadlineExceededErrorOptions,
 } from './errors/deadline-exceeded-error.js';
+export {
+  FilesystemError,
+  type FilesystemErrorOptions,
+  type FilesystemErrorReason,
+  type FilesystemOperation,
+} from './errors/filesystem-error.js';
 export { OutputParseError, type OutputParseErrorOptions } from './errors/output-parse-error.js';
 export type { ClassRef, PromptErrorFields } from './errors/prompt-error-fields.js';
 export {
