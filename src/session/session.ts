@@ -180,6 +180,11 @@ export class Session implements Snapshotable<SessionSnapshot> {
     return this.#dispatch(event.constructor as EventType<E>, event);
   }
 
+  /** Whether `stateClass` was installed in this session (or in the session it was cloned from). */
+  isInstalled(stateClass: SliceType): boolean {
+    return this.#installed.has(stateClass);
+  }
+
   /**
    * Registers the `@Reducer` methods of `stateClass` on its own slice. The
    * slice's latest value is the state; `initial` supplies it while the slice is

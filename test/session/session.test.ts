@@ -509,3 +509,22 @@ describe(Session, () => {
     });
   });
 });
+
+describe('Session.isInstalled', () => {
+  it('should say whether a state class was installed, also in a clone', () => {
+    class Bump {}
+    class Counter {
+      constructor(readonly value = 0) {}
+
+      @Reducer(Bump)
+      bump(): Counter {
+        return new Counter(this.value + 1);
+      }
+    }
+    const session = new Session();
+    expect(session.isInstalled(Counter)).toBe(false);
+    session.install(Counter, { initial: () => new Counter() });
+    expect(session.isInstalled(Counter)).toBe(true);
+    expect(session.clone().isInstalled(Counter)).toBe(true);
+  });
+});
