@@ -158,6 +158,7 @@ export { BudgetTracker } from './runtime/budget-tracker.js';
 export { systemClock, type Clock, type TimerHandle } from './runtime/clock.js';
 export type {
   ConversationMessage,
+  ProviderNativeCall,
   ProviderToolCall,
   ProviderTurn,
   ToolChoice,

@@ -30,6 +30,7 @@ import type { ConversationMessage, ProviderTurn, ToolChoice } from './conversati
 import type { EvaluateOptions } from './evaluate-options.js';
 import { parseStructuredOutput } from './parse-structured-output.js';
 import type { PromptResponse } from './prompt-response.js';
+import { recordNativeCall } from './record-native-call.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
@@ -219,6 +220,9 @@ export class AffordanceRuntime {
           });
         }
         usage = answer.usage ?? usage;
+        for (const native of answer.nativeCalls ?? []) {
+          toolCalls.push(recordNativeCall(scope, native, usage));
+        }
         checkBudget(scope, usage, fail);
         const calls = answer.toolCalls ?? [];
         if (calls.length === 0) {

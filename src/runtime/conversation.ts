@@ -11,12 +11,30 @@ export interface ProviderToolCall {
   readonly arguments: unknown;
 }
 
+/**
+ * A call the provider executed itself (a native tool such as web search), as
+ * the adapter read it from the response. The runtime records it as a
+ * `ToolInvoked` flagged `native`; nothing runs locally and no tool message is sent.
+ */
+export interface ProviderNativeCall {
+  /** The provider's id of the call (or of its output item). */
+  readonly callId: string;
+  /** The name of the prompt's `NativeTool` it belongs to (the provider's tool type when none matches). */
+  readonly name: string;
+  /** What the provider reports the tool was called with (query, code, action...). */
+  readonly arguments: unknown;
+  /** The outcome: the provider's payload as `value`, or a failure naming the provider's error. */
+  readonly result: ToolResult;
+}
+
 /** What the model answered in one turn, in provider-neutral form. */
 export interface ProviderTurn {
   /** The assistant's text, if any. */
   readonly text?: string | null | undefined;
   /** Tool calls to run, in the order the model gave them; empty for a final answer. */
   readonly toolCalls?: readonly ProviderToolCall[] | undefined;
+  /** Calls the provider already executed (native tools), in response order; recorded, never run. */
+  readonly nativeCalls?: readonly ProviderNativeCall[] | undefined;
   /** A structured answer the provider already decoded (e.g. from `json_schema` output), if any. */
   readonly parsed?: unknown;
   /** Token usage of the evaluation so far (cumulative over its turns), if the provider reports it. */

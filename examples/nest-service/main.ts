@@ -1,0 +1,141 @@
+import 'reflect-metadata';
+
+import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+
+import type { AdapterOption } from 'affordance/nest';
+
+import type { AgentAnswer } from './agent-answer.js';
+import { OfflineSupportModel } from './offline-model.js';
+import { SupportAppModule } from './support-app-module.js';
+import type { Ticket } from './ticket-desk.js';
+
+/** Options of {@link createApp} and {@link run}. */
+export interface AppOptions {
+  /** Use the scripted offline model even when `OPENAI_API_KEY` is set. */
+  readonly offline?: boolean;
+}
+
+/** Options of {@link run}. */
+export interface RunOptions extends AppOptions {
+  /** Port on 127.0.0.1; `PORT` or a free port by default. */
+  readonly port?: number;
+  /** Keep serving after the demo requests (for curl); the app is closed otherwise. */
+  readonly serve?: boolean;
+}
+
+/** A customer question the demo sends. */
+export interface Question {
+  readonly customerId: string;
+  readonly message: string;
+}
+
+/** The demo: three customers asking at the same time. */
+export const demoQuestions: readonly Question[] = [
+  { customerId: 'c-1001', message: 'I am locked out: how do I reset my password?' },
+  { customerId: 'c-2002', message: 'The CSV export crashes with error 500 since this morning.' },
+  { customerId: 'c-3003', message: 'Can I get a refund for the invoice of last month?' },
+];
+
+/**
+ * The support service as a Nest application (not listening yet). The model
+ * is OpenAI when `OPENAI_API_KEY` is set (`OPENAI_MODEL`, default
+ * `gpt-5-mini`; `OPENAI_BASE_URL` is read by the SDK) unless `offline`, and
+ * the scripted offline model otherwise.
+ */
+export async function createApp(options: AppOptions = {}): Promise<INestApplication> {
+  const app = await NestFactory.create(
+    SupportAppModule.withModel(await chooseModel(options)),
+    new ExpressAdapter(),
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- Nest types its options as a class; literals are how it is configured.
+    { logger: ['error', 'warn'], abortOnError: false },
+  );
+  app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }));
+  return app;
+}
+
+/** Whether {@link createApp} would use OpenAI. */
+export function usesOpenAI(options: AppOptions = {}): boolean {
+  return options.offline !== true && (process.env['OPENAI_API_KEY'] ?? '') !== '';
+}
+
+async function chooseModel(options: AppOptions): Promise<AdapterOption> {
+  if (!usesOpenAI(options)) return (runtime) => new OfflineSupportModel(runtime);
+  // Imported only when used: the offline service never loads the OpenAI SDK.
+  const { OpenAIAdapter } = await import('affordance/openai');
+  const model = process.env['OPENAI_MODEL'] ?? 'gpt-5-mini';
+  return (runtime) => new OpenAIAdapter(runtime, undefined, { model });
+}
+
+/** Sends one question to `POST /agent` as its customer. */
+export async function ask(url: string, question: Question): Promise<AgentAnswer> {
+  const response = await fetch(`${url}/agent`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-customer-id': question.customerId },
+    body: JSON.stringify({ message: question.message }),
+  });
+  if (!response.ok)
+    throw new Error(`POST /agent answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as AgentAnswer;
+}
+
+/**
+ * Starts the service on 127.0.0.1, sends the demo questions at once over
+ * HTTP and prints, for each, the tool calls with their arguments and outcome,
+ * the reply, and turns, tokens and time; then the tickets the desk holds.
+ */
+export async function run(print: (line: string) => void = console.log, options: RunOptions = {}) {
+  const app = await createApp(options);
+  await app.listen(options.port ?? Number(process.env['PORT'] ?? 0), '127.0.0.1');
+  const url = await app.getUrl();
+  print(
+    `Support agent listening on ${url} (${usesOpenAI(options) ? 'OpenAI' : 'offline scripted model'})`,
+  );
+  try {
+    const answers = await Promise.all(demoQuestions.map((question) => ask(url, question)));
+    demoQuestions.forEach((question, index) => {
+      printAnswer(print, question, answers[index] as AgentAnswer);
+    });
+    const tickets = (await (await fetch(`${url}/tickets`)).json()) as Ticket[];
+    print('');
+    print(`GET /tickets: ${tickets.length} ticket(s)`);
+    for (const ticket of tickets) {
+      print(`  ${ticket.id} for ${ticket.customerId} [${ticket.priority}] ${ticket.summary}`);
+    }
+    if (options.serve === true) {
+      print('');
+      print(
+        `Try: curl -s ${url}/agent -H 'content-type: application/json' -H 'x-customer-id: c-42' -d '{"message":"How do I invite a teammate?"}'`,
+      );
+    }
+    return { url, answers, tickets };
+  } finally {
+    if (options.serve !== true) await app.close();
+  }
+}
+
+function printAnswer(print: (line: string) => void, question: Question, answer: AgentAnswer): void {
+  print('');
+  print(`POST /agent  x-customer-id: ${question.customerId}`);
+  print(`  customer: ${question.message}`);
+  for (const call of answer.toolCalls) {
+    print(`  tool ${call.tool} ${call.arguments} → ${call.outcome}: ${call.message}`);
+  }
+  print(`  agent (${answer.reply.resolution}): ${answer.reply.reply}`);
+  print(
+    `  ${plural(answer.turns, 'turn')}, ${plural(answer.toolCalls.length, 'tool call')}, ` +
+      `${answer.usage.inputTokens} input + ${answer.usage.outputTokens} output tokens, ${answer.durationMs} ms`,
+  );
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+if (
+  process.argv[1] !== undefined &&
+  import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
+) {
+  await run(console.log, { serve: process.argv.includes('--serve') });
+}

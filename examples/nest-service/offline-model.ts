@@ -1,0 +1,113 @@
+import { ProviderAdapter, type ProviderRequest, type ProviderTurn } from 'affordance';
+import { ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
+
+/** The JSON the scripted model answers with; the runtime parses it into a `SupportReply`. */
+interface ReplyJson {
+  readonly resolution: 'answered' | 'ticket_opened';
+  readonly reply: string;
+  readonly articleIds: readonly string[];
+}
+
+/**
+ * The model's side of the offline run. A server answers many customers at
+ * once, so each conversation gets its own `ScriptedAdapter`, scripted from
+ * the customer's message by {@link scriptFor}; conversations never take each
+ * other's turns.
+ */
+export class OfflineSupportModel extends ProviderAdapter {
+  override readonly name: string = 'scripted';
+  readonly #conversations = new Map<string, ScriptedAdapter>();
+
+  override async request(request: ProviderRequest): Promise<ProviderTurn> {
+    let script = this.#conversations.get(request.evaluationId);
+    if (script === undefined) {
+      script = new ScriptedAdapter(this.runtime, scriptFor(customerMessage(request)));
+      this.#conversations.set(request.evaluationId, script);
+    }
+    const turn = await script.request(request);
+    if ((turn.toolCalls ?? []).length === 0) {
+      this.#conversations.delete(request.evaluationId);
+      script.assertDone();
+    }
+    return turn;
+  }
+}
+
+/**
+ * What the scripted model does with a message: answer password and billing
+ * questions from the knowledge base; for anything else, search, open a ticket
+ * (a first attempt the validator rejects, then a valid one) and say so.
+ */
+export function scriptFor(message: string): ScriptedTurn[] {
+  if (/password|log ?in|sign ?in|locked/i.test(message)) {
+    return answerFrom('reset password', {
+      resolution: 'answered',
+      reply:
+        'You can reset it from Settings > Security > Reset password; the link we email works for 30 minutes (kb-101).',
+      articleIds: ['kb-101'],
+    });
+  }
+  if (/refund|invoice|billing|charge/i.test(message)) {
+    return answerFrom('refund invoice', {
+      resolution: 'answered',
+      reply:
+        'Request it from Billing > Invoices > Request refund; refunds for the last 60 days arrive within 5 business days (kb-204).',
+      articleIds: ['kb-204'],
+    });
+  }
+  return [
+    {
+      text: 'Let me check the help centre first.',
+      toolCalls: [{ name: 'search_knowledge_base', arguments: { query: keywords(message) } }],
+      usage: { inputTokens: 421, outputTokens: 31 },
+    },
+    {
+      toolCalls: [
+        { name: 'open_ticket', arguments: { summary: 'Export broken', priority: 'urgent' } },
+      ],
+      usage: { inputTokens: 503, outputTokens: 27 },
+    },
+    {
+      toolCalls: [
+        { name: 'open_ticket', arguments: { summary: message.slice(0, 500), priority: 'high' } },
+      ],
+      usage: { inputTokens: 611, outputTokens: 44 },
+    },
+    {
+      text: JSON.stringify({
+        resolution: 'ticket_opened',
+        reply:
+          'I could not find a fix in the help centre, so I filed a ticket with our engineers; they will email you as soon as it moves.',
+        articleIds: [],
+      } satisfies ReplyJson),
+      usage: { inputTokens: 702, outputTokens: 52 },
+    },
+  ];
+}
+
+function answerFrom(query: string, reply: ReplyJson): ScriptedTurn[] {
+  return [
+    {
+      text: 'Let me check the help centre.',
+      toolCalls: [{ name: 'search_knowledge_base', arguments: { query } }],
+      usage: { inputTokens: 418, outputTokens: 26 },
+    },
+    { text: JSON.stringify(reply), usage: { inputTokens: 590, outputTokens: 61 } },
+  ];
+}
+
+const stopWords = new Set(['the', 'and', 'for', 'with', 'since', 'this', 'that', 'from', 'today']);
+
+/** The first few meaningful words of a message, as a model would search them. */
+function keywords(message: string): string {
+  const words = message.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  return words
+    .filter((word) => word.length >= 3 && !stopWords.has(word))
+    .slice(0, 4)
+    .join(' ');
+}
+
+function customerMessage(request: ProviderRequest): string {
+  const message = request.messages.find((entry) => entry.role === 'user');
+  return message?.role === 'user' ? message.content : '';
+}

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+
+/** A support ticket. */
+export class Ticket {
+  id!: string;
+  customerId!: string;
+  summary!: string;
+  priority!: 'low' | 'normal' | 'high';
+}
+
+/** Where tickets are filed: one desk per application (a Nest singleton), shared by agents and controllers. */
+@Injectable()
+export class TicketDesk {
+  readonly #tickets: Ticket[] = [];
+
+  /** Files a ticket for `customerId`. */
+  open(customerId: string, summary: string, priority: Ticket['priority']): Ticket {
+    const ticket = Object.assign(new Ticket(), {
+      id: `T-${1001 + this.#tickets.length}`,
+      customerId,
+      summary,
+      priority,
+    });
+    this.#tickets.push(ticket);
+    return ticket;
+  }
+
+  /** Every ticket, oldest first. */
+  all(): readonly Ticket[] {
+    return [...this.#tickets];
+  }
+}

@@ -1,0 +1,58 @@
+import type { FactoryProvider, InjectionToken, ModuleMetadata } from '@nestjs/common';
+import type { Container, Newable } from 'inversify';
+
+import type { AffordanceRuntime, Prompt, ProviderAdapter, RuntimeOptions } from '../index.js';
+
+/**
+ * Builds the module's provider adapter from the runtime, e.g.
+ * `(runtime) => new ScriptedAdapter(runtime, script)`. May be async.
+ */
+export type AdapterFactory = (
+  runtime: AffordanceRuntime,
+) => ProviderAdapter | Promise<ProviderAdapter>;
+
+/**
+ * The provider adapter of {@link AffordanceModuleOptions}: a `ProviderAdapter`
+ * subclass, built by the runtime's inversify container (so its `@inject`
+ * dependencies come from there, e.g. `OpenAIAdapter`), or an {@link AdapterFactory}.
+ */
+export type AdapterOption = Newable<ProviderAdapter> | AdapterFactory;
+
+/** Options of `AffordanceModule.forRoot` (and what `forRootAsync`'s factory returns). */
+export interface AffordanceModuleOptions {
+  /** The provider adapter every evaluation of `AffordanceService` uses. */
+  readonly adapter: AdapterOption;
+  /** Options of the affordance runtime (maxTurns, readOnlyConcurrency, clock, resources). */
+  readonly runtime?: RuntimeOptions;
+  /**
+   * Binds services in the runtime's inversify container before the adapter is
+   * built, e.g. `OpenAIAdapterOptions` for an adapter class. Nest services need
+   * no binding: sections that are Nest providers are built by Nest.
+   */
+  readonly configure?: (container: Container) => void;
+  /**
+   * Prompts checked when the application starts (their sections resolvable,
+   * no scope leaks), so wiring mistakes fail at startup rather than at the
+   * first request. Prompts not listed are checked at their first evaluation.
+   */
+  readonly prompts?: readonly Prompt[];
+  /** Whether the module is global (its exports visible in every module). Default `true`. */
+  readonly global?: boolean;
+}
+
+/** Nest injection token of the module's {@link AffordanceModuleOptions}. */
+export const AffordanceModuleOptions: InjectionToken = Symbol.for('affordance.nest.module-options');
+
+/** Options of `AffordanceModule.forRootAsync`: the options come from a factory with injected dependencies. */
+export interface AffordanceModuleAsyncOptions {
+  /** Modules whose exported providers the factory injects (e.g. a configuration module). */
+  readonly imports?: ModuleMetadata['imports'];
+  /** Tokens of the providers passed to `useFactory`, in order. */
+  readonly inject?: FactoryProvider['inject'];
+  /** Builds the options from the injected providers; may be async. */
+  readonly useFactory: (
+    ...args: never[]
+  ) => AffordanceModuleOptions | Promise<AffordanceModuleOptions>;
+  /** Whether the module is global. Default `true` (decided here: `useFactory` runs too late for it). */
+  readonly global?: boolean;
+}

@@ -1,0 +1,91 @@
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { Container } from 'inversify';
+
+import { AffordanceRuntime, installAffordance, ProviderAdapter } from '../index.js';
+import {
+  type AffordanceModuleAsyncOptions,
+  AffordanceModuleOptions,
+} from './affordance-module-options.js';
+import { AffordanceService } from './affordance-service.js';
+import { assertAdapterOption, createAdapter } from './create-adapter.js';
+import { NestSectionBridge } from './nest-section-bridge.js';
+
+/**
+ * Affordance in a Nest application. Import it once with `forRoot` (or
+ * `forRootAsync`), declare `@Section` classes as ordinary providers of any
+ * module (constructor injection of Nest services, request scope included),
+ * and inject {@link AffordanceService} to evaluate prompts. The module is
+ * global by default and exports `AffordanceService`, `AffordanceRuntime` and
+ * `ProviderAdapter`.
+ *
+ * @example
+ * \@Module({
+ *   imports: [AffordanceModule.forRoot({ adapter: OpenAIAdapter, prompts: [supportPrompt] })],
+ *   controllers: [AgentController],
+ *   providers: [KnowledgeBase, SupportSection],
+ * })
+ * class AppModule {}
+ */
+@Module({})
+export class AffordanceModule {
+  /** The module configured with `options`. */
+  static forRoot(options: AffordanceModuleOptions): DynamicModule {
+    assertAdapterOption(options.adapter, 'AffordanceModule.forRoot');
+    return {
+      module: AffordanceModule,
+      global: options.global ?? true,
+      imports: [DiscoveryModule],
+      providers: [{ provide: AffordanceModuleOptions, useValue: options }, ...sharedProviders],
+      exports,
+    };
+  }
+
+  /**
+   * The module configured by a factory that injects providers of `imports`,
+   * e.g. a configuration service that knows whether to use OpenAI.
+   */
+  static forRootAsync(options: AffordanceModuleAsyncOptions): DynamicModule {
+    return {
+      module: AffordanceModule,
+      global: options.global ?? true,
+      imports: [DiscoveryModule, ...(options.imports ?? [])],
+      providers: [
+        {
+          provide: AffordanceModuleOptions,
+          useFactory: async (...args: never[]) => {
+            const resolved = await options.useFactory(...args);
+            assertAdapterOption(resolved.adapter, 'AffordanceModule.forRootAsync');
+            return resolved;
+          },
+          inject: options.inject ?? [],
+        },
+        ...sharedProviders,
+      ],
+      exports,
+    };
+  }
+}
+
+const sharedProviders: Provider[] = [
+  {
+    provide: AffordanceRuntime,
+    useFactory: (options: AffordanceModuleOptions) => {
+      const container = new Container();
+      const runtime = installAffordance(container, options.runtime);
+      options.configure?.(container);
+      return runtime;
+    },
+    inject: [AffordanceModuleOptions],
+  },
+  {
+    provide: ProviderAdapter,
+    useFactory: (runtime: AffordanceRuntime, options: AffordanceModuleOptions) =>
+      createAdapter(runtime, options.adapter),
+    inject: [AffordanceRuntime, AffordanceModuleOptions],
+  },
+  NestSectionBridge,
+  AffordanceService,
+];
+
+const exports = [AffordanceService, AffordanceRuntime, ProviderAdapter];

@@ -1,0 +1,94 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+
+import {
+  AffordanceRuntime,
+  ConfigurationError,
+  type Prompt,
+  type PromptResponse,
+  ProviderAdapter,
+} from '../index.js';
+import { AffordanceModuleOptions } from './affordance-module-options.js';
+import { explainUnprovidedSections } from './explain-unprovided-sections.js';
+import type { NestEvaluateOptions } from './nest-evaluate-options.js';
+import { NestSectionBridge } from './nest-section-bridge.js';
+
+/**
+ * Evaluates prompts from a Nest application: inject it in a controller and
+ * call `evaluate(prompt, { request, input })`. Sections that are Nest
+ * providers are built by Nest, per tool call, in the request's context.
+ *
+ * @example
+ * \@Post('agent') answer(@Req() request: Request, @Body() body: AskDto) {
+ *   return this.affordance.evaluate(supportPrompt, { request, input: body.message });
+ * }
+ */
+@Injectable()
+export class AffordanceService implements OnApplicationBootstrap {
+  /** The affordance runtime (its inversify container is `runtime.container`). */
+  readonly runtime: AffordanceRuntime;
+  /** The module's provider adapter. */
+  readonly adapter: ProviderAdapter;
+  readonly #bridge: NestSectionBridge;
+  readonly #options: AffordanceModuleOptions;
+  readonly #prepared = new WeakSet<Prompt>();
+
+  constructor(
+    runtime: AffordanceRuntime,
+    adapter: ProviderAdapter,
+    bridge: NestSectionBridge,
+    @Inject(AffordanceModuleOptions) options: AffordanceModuleOptions,
+  ) {
+    this.runtime = runtime;
+    this.adapter = adapter;
+    this.#bridge = bridge;
+    this.#options = options;
+  }
+
+  onApplicationBootstrap(): void {
+    this.prepare(...(this.#options.prompts ?? []));
+  }
+
+  /**
+   * Checks, without building anything, that every section of each prompt can
+   * be resolved (by Nest when a module provides it, by affordance otherwise)
+   * and that no singleton captures an evaluation's values. Runs before a
+   * prompt's first evaluation, and at startup for the module's `prompts`.
+   * @throws ConfigurationError naming the section, what is missing and how to provide it.
+   */
+  prepare(...prompts: Prompt[]): void {
+    this.#bridge.assertDiscovered('AffordanceService');
+    for (const prompt of prompts) {
+      if (this.#prepared.has(prompt)) continue;
+      try {
+        this.runtime.prepare(prompt);
+      } catch (error) {
+        if (!ConfigurationError.is(error)) throw error;
+        throw (
+          explainUnprovidedSections(
+            this.runtime,
+            prompt,
+            (cls) => this.#bridge.sectionOf(cls) !== undefined,
+            error,
+          ) ?? error
+        );
+      }
+      this.#prepared.add(prompt);
+    }
+  }
+
+  /**
+   * Evaluates `prompt` with the module's adapter (see `ProviderAdapter.evaluate`).
+   * Request- and transient-scoped sections resolve in the Nest context of
+   * `options.request` (or `options.contextId`); nested evaluations started by
+   * a tool keep that context.
+   */
+  async evaluate<O>(
+    prompt: Prompt<O>,
+    options: NestEvaluateOptions = {},
+  ): Promise<PromptResponse<O>> {
+    this.prepare(prompt);
+    const { request, contextId, ...evaluateOptions } = options;
+    const context = this.#bridge.contextFor(request, contextId);
+    return await this.#bridge.run(context, () => this.adapter.evaluate(prompt, evaluateOptions));
+  }
+}

@@ -1,0 +1,197 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+import { Injectable, type OnModuleInit, Scope } from '@nestjs/common';
+import { type ContextId, ContextIdFactory, DiscoveryService, ModuleRef } from '@nestjs/core';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import type { ResolutionContext } from 'inversify';
+
+import { AffordanceRuntime, ConfigurationError, RenderedPrompt } from '../index.js';
+import { isSectionClass } from '../metadata/section-metadata.js';
+import { readToolMethods } from '../metadata/tool-metadata.js';
+import { requestScopedSection } from './request-scoped-section.js';
+
+type SectionClass = abstract new (...args: never[]) => unknown;
+type Token = SectionClass | string | symbol;
+
+/** A `@Section` class some Nest module provides. @internal */
+export interface NestSection {
+  /** The class prompts name. */
+  readonly cls: SectionClass;
+  /** The Nest token it is provided under (the class itself, unless `{ provide, useClass }`). */
+  readonly token: Token;
+  /** The module providing it, for messages. */
+  readonly moduleName: string;
+  /** Whether Nest holds one instance (default scope, static dependency tree). */
+  readonly singleton: boolean;
+}
+
+/** The Nest context an evaluation's request- and transient-scoped sections are resolved in. */
+interface EvaluationContext {
+  readonly contextId: ContextId;
+}
+
+/**
+ * The bridge between Nest's injector and the runtime's inversify container.
+ * At module init it discovers every provider that is a `@Section` class and
+ * binds the class in the runtime's container with a dynamic value that asks
+ * Nest for the instance on each resolution: `moduleRef.get` for singletons,
+ * `moduleRef.resolve` in the evaluation's Nest context for the others. The
+ * context travels with the evaluation in an `AsyncLocalStorage`, so nested
+ * evaluations and concurrent tool calls keep their request.
+ * @internal
+ */
+@Injectable()
+export class NestSectionBridge implements OnModuleInit {
+  readonly #discovery: DiscoveryService;
+  readonly #moduleRef: ModuleRef;
+  readonly #runtime: AffordanceRuntime;
+  readonly #sections = new Map<SectionClass, NestSection>();
+  readonly #storage = new AsyncLocalStorage<EvaluationContext>();
+  /** Contexts of evaluations started without `AffordanceService` (e.g. `adapter.evaluate`): one per evaluation. */
+  readonly #orphanContexts = new WeakMap<RenderedPrompt, ContextId>();
+  #discovered = false;
+
+  constructor(discovery: DiscoveryService, moduleRef: ModuleRef, runtime: AffordanceRuntime) {
+    this.#discovery = discovery;
+    this.#moduleRef = moduleRef;
+    this.#runtime = runtime;
+  }
+
+  onModuleInit(): void {
+    this.discover();
+  }
+
+  /** The discovered section of `cls`, if a Nest module provides it. */
+  sectionOf(cls: object): NestSection | undefined {
+    return this.#sections.get(cls as SectionClass);
+  }
+
+  /**
+   * Finds the section providers and binds them in the runtime's container. Idempotent.
+   * @throws ConfigurationError for a provider with `@Tool` methods but no `@Section`,
+   * a section provided by two modules, or a section the runtime's container already binds.
+   */
+  discover(): void {
+    if (this.#discovered) return;
+    for (const wrapper of this.#discovery.getProviders()) {
+      const found = this.#sectionFrom(wrapper);
+      if (found !== undefined) this.#add(found);
+    }
+    for (const section of this.#sections.values()) this.#bind(section);
+    this.#discovered = true;
+  }
+
+  /** Throws unless `discover()` ran (it runs when the Nest application initialises). */
+  assertDiscovered(caller: string): void {
+    if (this.#discovered) return;
+    throw new ConfigurationError({
+      subject: caller,
+      problem:
+        'was called before the Nest application finished initialising, so its sections are not discovered yet.',
+      fix: 'Evaluate prompts once the application is initialised: after app.init() or app.listen(), or from a request handler or onApplicationBootstrap().',
+    });
+  }
+
+  /**
+   * The Nest context for an evaluation: `contextId` when given, else the
+   * request's (the one Nest gave its request-scoped providers, created if
+   * none), else the enclosing evaluation's, else a new one. A request is
+   * registered under the context, so `@Inject(REQUEST)` sees it.
+   */
+  contextFor(request: object | undefined, contextId: ContextId | undefined): ContextId {
+    const id =
+      contextId ??
+      (request === undefined
+        ? (this.#storage.getStore()?.contextId ?? ContextIdFactory.create())
+        : ContextIdFactory.getByRequest(request as Record<string, unknown>));
+    if (request !== undefined) this.#moduleRef.registerRequestByContextId(request, id);
+    return id;
+  }
+
+  /** Runs `evaluation` with `contextId` as the Nest context of every section it resolves. */
+  run<T>(contextId: ContextId, evaluation: () => Promise<T>): Promise<T> {
+    return this.#storage.run({ contextId }, evaluation);
+  }
+
+  #sectionFrom(wrapper: InstanceWrapper): NestSection | undefined {
+    if (wrapper.isAlias) return undefined;
+    const token = wrapper.token;
+    const metatype = wrapper.metatype;
+    const moduleName = wrapper.host?.name ?? 'an unknown module';
+    // `{ provide: X, useFactory | useValue }` where X is a section class: the token is the class prompts use.
+    const cls = isSectionClass(token)
+      ? token
+      : wrapper.inject == null && isSectionClass(metatype)
+        ? metatype
+        : undefined;
+    if (cls === undefined) {
+      if (typeof metatype === 'function' && wrapper.inject == null)
+        assertNotUndecorated(metatype as SectionClass, moduleName);
+      return undefined;
+    }
+    const singleton =
+      wrapper.scope !== Scope.REQUEST &&
+      wrapper.scope !== Scope.TRANSIENT &&
+      wrapper.isDependencyTreeStatic();
+    return { cls, token: token as Token, moduleName, singleton };
+  }
+
+  #add(section: NestSection): void {
+    const other = this.#sections.get(section.cls);
+    if (other !== undefined) {
+      throw new ConfigurationError({
+        subject: section.cls.name,
+        problem: `is provided by two Nest modules, ${other.moduleName} and ${section.moduleName}, so a tool call could not tell which instance to use.`,
+        fix: `Provide ${section.cls.name} in one module and export it from there to the modules that inject it.`,
+      });
+    }
+    this.#sections.set(section.cls, section);
+  }
+
+  #bind(section: NestSection): void {
+    const container = this.#runtime.container;
+    const id = section.cls as unknown as new () => unknown;
+    if (container.isBound(id)) {
+      throw new ConfigurationError({
+        subject: section.cls.name,
+        problem: `is a provider of ${section.moduleName} and is also bound in the affordance container, so it would exist twice.`,
+        fix: `Remove the binding of ${section.cls.name} from AffordanceModule's configure option and let Nest build it.`,
+      });
+    }
+    // Transient in inversify: the dynamic value runs on every resolution, i.e. on every tool call.
+    container.bind(id).toDynamicValue((context) => this.#resolve(section, context));
+  }
+
+  #resolve(section: NestSection, context: ResolutionContext): unknown {
+    if (section.singleton) return this.#moduleRef.get(section.token, { strict: false });
+    const contextId = this.#storage.getStore()?.contextId ?? this.#orphanContext(context);
+    return requestScopedSection(section.cls, () =>
+      this.#moduleRef.resolve(section.token, contextId, { strict: false }),
+    );
+  }
+
+  #orphanContext(context: ResolutionContext): ContextId {
+    const rendered = context.get(RenderedPrompt, { optional: true });
+    if (rendered === undefined) return ContextIdFactory.create();
+    let contextId = this.#orphanContexts.get(rendered);
+    if (contextId === undefined) {
+      contextId = ContextIdFactory.create();
+      this.#orphanContexts.set(rendered, contextId);
+    }
+    return contextId;
+  }
+}
+
+/** Rejects a provider that declares tools but forgot `@Section`: its tools would never be offered. */
+function assertNotUndecorated(cls: SectionClass, moduleName: string): void {
+  if (readToolMethods(cls).length === 0) return;
+  const base = Object.getPrototypeOf(cls) as unknown;
+  const inherited = isSectionClass(base)
+    ? ` Its base class ${base.name} is a section, but @Section options are not inherited: each section class needs its own key.`
+    : '';
+  throw new ConfigurationError({
+    subject: cls.name,
+    problem: `is a provider of ${moduleName} and has @Tool methods, but is not decorated with @Section, so no prompt can offer its tools.${inherited}`,
+    fix: `Add @Section({ key: '...', title: '...' }) to ${cls.name}, or remove its @Tool decorators if it is not a section.`,
+  });
+}

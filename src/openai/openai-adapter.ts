@@ -1,0 +1,223 @@
+import { inject, injectable, optional } from 'inversify';
+import OpenAI from 'openai';
+
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { PromptValidationError } from '../errors/prompt-validation-error.js';
+import type { TokenUsage } from '../events/token-usage.js';
+import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
+import { AffordanceRuntime } from '../runtime/affordance-runtime.js';
+import type { ProviderTurn } from '../runtime/conversation.js';
+import { ProviderAdapter } from '../runtime/provider-adapter.js';
+import type { ProviderRequest } from '../runtime/provider-request.js';
+import type { SchemaProfile } from '../schema/params-json-schema.js';
+import { NativeTool } from '../tools/native-tool.js';
+import type { ToolDefinition } from '../tools/tool-definition.js';
+import { ApplyPatchTool } from './apply-patch-tool.js';
+import { buildChatRequest } from './build-chat-request.js';
+import { buildResponsesRequest } from './build-responses-request.js';
+import { functionToolSchema } from './function-tool-schema.js';
+import { nativeToolEntry } from './native-tool-entry.js';
+import { OpenAIAdapterOptions, type OpenAIApi } from './openai-adapter-options.js';
+import { readChatTurn } from './read-chat-turn.js';
+import { readResponsesTurn } from './read-responses-turn.js';
+import { type SendContext, sendWithRetries } from './send-with-retries.js';
+import { ShellTool } from './shell-tool.js';
+import { withChildSignal } from './with-child-signal.js';
+
+/**
+ * A `ProviderAdapter` over the official `openai` SDK, speaking the Responses
+ * API (default) or Chat Completions. It only translates: the runtime runs the
+ * loop, the tools, deadlines and budgets. The SDK's own retries are turned off
+ * per request; the adapter retries itself (see `OpenAIRetryOptions`).
+ *
+ * @example
+ * container.bind(OpenAI).toConstantValue(new OpenAI());
+ * container.bind(OpenAIAdapterOptions).toConstantValue({ model: 'gpt-5-mini' });
+ * container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope();
+ */
+@injectable()
+export class OpenAIAdapter extends ProviderAdapter {
+  override readonly name: string = 'openai';
+  /** The SDK client requests go through. */
+  readonly client: OpenAI;
+  /** The adapter's options. */
+  readonly options: OpenAIAdapterOptions;
+  /** The API spoken. */
+  readonly api: OpenAIApi;
+  /** Cumulative usage per evaluation, keyed by its rendered prompt (one per evaluation). */
+  readonly #usage = new WeakMap<RenderedPrompt, TokenUsage>();
+
+  /**
+   * @param client the SDK client; when the container has none bound to
+   *   `OpenAI`, one is built from `options.client` (reading `OPENAI_API_KEY`
+   *   and `OPENAI_BASE_URL` as the SDK does).
+   */
+  constructor(
+    @inject(AffordanceRuntime) runtime: AffordanceRuntime,
+    @inject(OpenAI) @optional() client: OpenAI | undefined,
+    @inject(OpenAIAdapterOptions) options: OpenAIAdapterOptions,
+  ) {
+    super(runtime);
+    this.options = checkOptions(options);
+    this.api = options.api ?? 'responses';
+    this.client = client ?? new OpenAI({ ...options.client, maxRetries: 0 });
+  }
+
+  /**
+   * Rejects, before any request, tools OpenAI cannot offer as declared: any
+   * `NativeTool` on Chat Completions; on Responses, native `apply_patch` and
+   * client-side `shell` (use `ApplyPatchTool`/`ShellTool`), `file_search`
+   * without vector stores, and more than one shell or apply_patch tool.
+   */
+  override validate(rendered: RenderedPrompt): void {
+    const kinds = new Map<string, string[]>();
+    for (const tool of rendered.tools) {
+      const kind = openaiTypeOf(tool);
+      if (kind !== undefined) kinds.set(kind, [...(kinds.get(kind) ?? []), tool.name]);
+      if (!(tool instanceof NativeTool)) continue;
+      if (this.api === 'chat') {
+        throw new PromptValidationError(
+          `OpenAIAdapter (api: 'chat'): Chat Completions cannot offer the provider-executed tool ` +
+            `'${tool.name}' (${tool.type}). Use api: 'responses', or remove the NativeTool from the prompt.`,
+          { placeholder: tool.name },
+        );
+      }
+      nativeToolEntry(tool);
+    }
+    if (this.api === 'chat') return;
+    for (const [kind, names] of kinds) {
+      if (names.length > 1) {
+        throw new PromptValidationError(
+          `OpenAIAdapter: the Responses API takes one '${kind}' tool per request, but the prompt has ` +
+            `${names.map((name) => `'${name}'`).join(', ')}. Keep one of them.`,
+          { placeholder: names[1] },
+        );
+      }
+    }
+  }
+
+  /** `openai-strict` for function tools sent with `strict: true`, so their `null`s read as absent. */
+  override argumentsProfile(tool: ToolDefinition): SchemaProfile {
+    if (this.api === 'responses' && openaiTypeOf(tool) !== undefined) return 'standard';
+    return functionToolSchema(tool, this.options.strictTools ?? true).strict
+      ? 'openai-strict'
+      : 'standard';
+  }
+
+  /** Sends one request (retrying as configured) and reads the answer. */
+  override async request(request: ProviderRequest): Promise<ProviderTurn> {
+    const prompt = `${request.rendered.ns}/${request.rendered.key}`;
+    const context: SendContext = {
+      prompt,
+      api: this.api === 'chat' ? 'Chat Completions' : 'Responses',
+      signal: request.signal,
+      deadline: request.deadline,
+      clock: this.runtime.clock,
+      retry: this.options.retry,
+    };
+    const requestOptions = (signal: AbortSignal) => ({
+      signal,
+      maxRetries: 0,
+      timeout: this.options.timeoutMs ?? 600_000,
+    });
+    const maxOutputTokens = this.options.modelSettings?.maxOutputTokens;
+    let turn: ProviderTurn;
+    if (this.api === 'chat') {
+      const { body, strictOutput } = buildChatRequest(request, this.options, prompt);
+      turn = await sendWithRetries(async () => {
+        const completion = await withChildSignal(request.signal, (signal) =>
+          this.client.chat.completions.create(body, requestOptions(signal)),
+        );
+        return readChatTurn(completion, {
+          prompt,
+          output: request.output,
+          strictOutput,
+          maxOutputTokens,
+        });
+      }, context);
+    } else {
+      const { body, strictOutput } = buildResponsesRequest(request, this.options, prompt);
+      turn = await sendWithRetries(async () => {
+        const response = await withChildSignal(request.signal, (signal) =>
+          this.client.responses.create(body, requestOptions(signal)),
+        );
+        return readResponsesTurn(response, {
+          prompt,
+          tools: request.tools,
+          output: request.output,
+          strictOutput,
+          maxOutputTokens,
+        });
+      }, context);
+    }
+    return { ...turn, usage: this.#accumulate(request, turn.usage) };
+  }
+
+  #accumulate(request: ProviderRequest, usage: TokenUsage | undefined): TokenUsage | undefined {
+    const previous = request.turn === 0 ? undefined : this.#usage.get(request.rendered);
+    const total = usage === undefined ? previous : (previous?.plus(usage) ?? usage);
+    if (total !== undefined) this.#usage.set(request.rendered, total);
+    return total;
+  }
+}
+
+/** `shell` or `apply_patch` for the tools that map to those Responses tool types. */
+function openaiTypeOf(tool: ToolDefinition): string | undefined {
+  if (tool instanceof ShellTool || tool instanceof ApplyPatchTool) return tool.openaiType;
+  if (tool instanceof NativeTool && (tool.type === 'shell' || tool.type === 'apply_patch')) {
+    return tool.type;
+  }
+  return undefined;
+}
+
+function checkOptions(options: OpenAIAdapterOptions): OpenAIAdapterOptions {
+  const problem = (subject: string, what: string, fix: string): never => {
+    throw new ConfigurationError({
+      subject: `OpenAIAdapterOptions.${subject}`,
+      problem: what,
+      fix,
+    });
+  };
+  if (
+    typeof (options as Partial<OpenAIAdapterOptions> | undefined)?.model !== 'string' ||
+    options.model === ''
+  ) {
+    problem('model', 'is required.', "Pass the model id, e.g. { model: 'gpt-5-mini' }.");
+  }
+  const api = options.api as string | undefined;
+  if (api !== undefined && api !== 'responses' && api !== 'chat') {
+    problem(
+      'api',
+      `must be 'responses' or 'chat', got ${api}.`,
+      "Use 'responses' (default) or 'chat'.",
+    );
+  }
+  const retry = options.retry ?? {};
+  for (const key of ['maxRetries', 'initialDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
+    const value = retry[key];
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
+      problem(
+        `retry.${key}`,
+        `must be a non-negative number, got ${String(value)}.`,
+        'Pass a number of at least 0, or leave it out.',
+      );
+    }
+  }
+  const jitter = retry.jitter;
+  if (jitter !== undefined && !(jitter >= 0 && jitter <= 1)) {
+    problem(
+      'retry.jitter',
+      `must be between 0 and 1, got ${String(jitter)}.`,
+      'Pass a fraction such as 0.25.',
+    );
+  }
+  const timeout = options.timeoutMs;
+  if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) {
+    problem(
+      'timeoutMs',
+      `must be a positive number, got ${String(timeout)}.`,
+      'Pass milliseconds, e.g. 60_000.',
+    );
+  }
+  return options;
+}

@@ -1,0 +1,200 @@
+import { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Deadline } from '../runtime/deadline.js';
+import { classifyOpenAIError, type OpenAIFailure } from './classify-openai-error.js';
+import type { OpenAIRetryOptions } from './openai-retry-options.js';
+
+/**
+ * Thrown by an attempt whose response arrived but says the provider failed in
+ * a way another attempt may fix (a `failed` response with `server_error`).
+ * When no retry is left, `final` is thrown instead.
+ */
+export class RetryableResponseError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly final: PromptEvaluationError,
+  ) {
+    super(final.message);
+  }
+}
+
+/** What {@link sendWithRetries} needs besides the attempt itself. */
+export interface SendContext {
+  /** `ns/key` of the prompt, for error messages. */
+  readonly prompt: string;
+  /** `Responses` or `Chat Completions`, for error messages. */
+  readonly api: string;
+  readonly signal: AbortSignal;
+  readonly deadline: Deadline | undefined;
+  readonly clock: Clock;
+  readonly retry: OpenAIRetryOptions | undefined;
+}
+
+/**
+ * Runs `attempt` until it succeeds, retrying what {@link classifyOpenAIError}
+ * calls retryable with jittered exponential backoff (or the server's
+ * `retry-after`), never waiting past the deadline.
+ *
+ * @throws PromptEvaluationError naming the last status and why it stopped.
+ */
+export async function sendWithRetries<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  context: SendContext,
+): Promise<T> {
+  const maxRetries = context.retry?.maxRetries ?? 3;
+  for (let number = 1; ; number++) {
+    let failure: OpenAIFailure;
+    let final: PromptEvaluationError | undefined;
+    let lastError: unknown;
+    try {
+      return await attempt(number);
+    } catch (error) {
+      if (PromptEvaluationError.is(error)) throw error;
+      if (context.signal.aborted) throw aborted(context, number, error);
+      lastError = error;
+      if (error instanceof RetryableResponseError) {
+        failure = {
+          retryable: true,
+          aborted: false,
+          reason: error.reason,
+          status: undefined,
+          providerMessage: undefined,
+          retryAfterMs: undefined,
+          details: {},
+        };
+        final = error.final;
+      } else {
+        failure = classifyOpenAIError(error, context.clock.now());
+      }
+    }
+    if (failure.aborted) throw aborted(context, number, lastError);
+    if (!failure.retryable) throw final ?? rejected(context, failure, lastError);
+    const giveUp = (why: string): PromptEvaluationError =>
+      final ?? exhausted(context, number, failure, why, lastError);
+    if (number > maxRetries) {
+      throw giveUp(`no retry left (maxRetries: ${maxRetries})`);
+    }
+    const maxRetryAfter = context.retry?.maxRetryAfterMs ?? 60_000;
+    if (failure.retryAfterMs !== undefined && failure.retryAfterMs > maxRetryAfter) {
+      throw giveUp(
+        `the server asked to wait ${Math.round(failure.retryAfterMs)} ms, more than maxRetryAfterMs (${maxRetryAfter})`,
+      );
+    }
+    const delay = failure.retryAfterMs ?? backoff(number, context.retry);
+    const left = context.deadline?.remaining();
+    if (left !== undefined && delay >= left) {
+      throw giveUp(`waiting ${Math.round(delay)} ms would pass the deadline (${left} ms left)`);
+    }
+    context.retry?.onRetry?.({
+      attempt: number,
+      delayMs: delay,
+      reason: failure.reason,
+      error: lastError,
+    });
+    try {
+      await sleep(delay, context.clock, context.signal);
+    } catch {
+      throw aborted(context, number, lastError);
+    }
+  }
+}
+
+/** `initialDelayMs × 2^(attempt-1)`, capped, minus up to `jitter` of it. */
+function backoff(attempt: number, retry: OpenAIRetryOptions | undefined): number {
+  const initial = retry?.initialDelayMs ?? 500;
+  const max = retry?.maxDelayMs ?? 8_000;
+  const jitter = Math.min(1, Math.max(0, retry?.jitter ?? 0.25));
+  const base = Math.min(max, initial * 2 ** (attempt - 1));
+  return base * (1 - jitter * Math.random());
+}
+
+function sleep(ms: number, clock: Clock, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const onAbort = (): void => {
+      timer.cancel();
+      reject(signal.reason as Error);
+    };
+    const timer = clock.setTimer(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function aborted(context: SendContext, attempts: number, cause: unknown): PromptEvaluationError {
+  const deadline = context.deadline?.expired === true ? context.deadline : undefined;
+  const byDeadline = deadline !== undefined;
+  const what = byDeadline ? 'Deadline expired' : 'Evaluation was cancelled';
+  return new PromptEvaluationError(
+    `${what} during the OpenAI ${context.api} request (attempt ${attempts}).` +
+      (byDeadline
+        ? ' Allow more time with a later Deadline, or lower the work per evaluation.'
+        : ''),
+    {
+      phase: 'request',
+      prompt: context.prompt,
+      cause: cause === undefined ? (context.signal.reason as unknown) : cause,
+      providerPayload:
+        deadline === undefined
+          ? { attempts }
+          : { deadlineExpiresAt: deadline.expiresAt.toISOString(), attempts },
+    },
+  );
+}
+
+function rejected(
+  context: SendContext,
+  failure: OpenAIFailure,
+  cause: unknown,
+): PromptEvaluationError {
+  const said = failure.providerMessage === undefined ? '' : `: ${failure.providerMessage}`;
+  return new PromptEvaluationError(
+    `OpenAI rejected the ${context.api} request (${failure.reason})${said}. ${hintFor(failure)}`.trim(),
+    { phase: 'request', prompt: context.prompt, cause, providerPayload: failure.details },
+  );
+}
+
+function exhausted(
+  context: SendContext,
+  attempts: number,
+  failure: OpenAIFailure,
+  why: string,
+  cause: unknown,
+): PromptEvaluationError {
+  const said = failure.providerMessage === undefined ? '' : `: ${failure.providerMessage}`;
+  return new PromptEvaluationError(
+    `OpenAI ${context.api} request failed after ${attempts} attempt(s); last error ${failure.reason}${said}. ` +
+      `Gave up because ${why}.`,
+    {
+      phase: 'request',
+      prompt: context.prompt,
+      cause,
+      providerPayload: { ...failure.details, attempts, retryAfterMs: failure.retryAfterMs },
+    },
+  );
+}
+
+function hintFor(failure: OpenAIFailure): string {
+  switch (failure.status ?? 0) {
+    case 401:
+      return 'Check the API key (OPENAI_API_KEY or the client apiKey).';
+    case 403:
+      return 'The key lacks access to this model or feature; check the project and organization.';
+    case 404:
+      return 'Check the model id and the client baseURL.';
+    case 400:
+    case 422: {
+      const param = failure.details['param'];
+      return typeof param === 'string'
+        ? `Fix the request field '${param}' (model settings, tools or output schema).`
+        : 'Fix the request (model settings, tools or output schema).';
+    }
+    default:
+      return '';
+  }
+}

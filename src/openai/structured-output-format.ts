@@ -1,0 +1,54 @@
+import { outputJsonSchema } from '../runtime/output-json-schema.js';
+import type { ProviderRequest } from '../runtime/provider-request.js';
+import { sanitizeSchemaName } from '../runtime/sanitize-schema-name.js';
+import { normalizeStrictArguments } from '../schema/normalize-strict-arguments.js';
+import type { JsonSchema } from '../schema/params-json-schema.js';
+import { isPlainObject } from '../schema/plain-object.js';
+import { toJsonSchema } from '../schema/to-json-schema.js';
+
+/** The `json_schema` format asked for a prompt's structured output. */
+export interface StructuredOutputFormat {
+  /** The prompt's name, sanitised (`[A-Za-z0-9_-]`, at most 64 characters). */
+  readonly name: string;
+  readonly schema: JsonSchema;
+  /** `true` when the output class fits strict mode (the `openai-strict` schema is sent). */
+  readonly strict: boolean;
+}
+
+/** The structured-output format of `output`, or `undefined` for a free-text prompt. */
+export function structuredOutputFormat(
+  output: ProviderRequest['output'],
+  promptName: string,
+): StructuredOutputFormat | undefined {
+  if (output === undefined) return undefined;
+  const strict = toJsonSchema(output.type, 'openai-strict').strictCompatible;
+  return {
+    name: sanitizeSchemaName(promptName),
+    schema: outputJsonSchema(output.type, output.container, strict ? 'openai-strict' : 'standard'),
+    strict,
+  };
+}
+
+/**
+ * The JSON answer of a strict structured output, decoded, with the `null`s
+ * strict mode forces into optional fields removed (so the output class sees
+ * absent fields as absent); `undefined` when the text is not JSON (the
+ * runtime then reports what is wrong with it).
+ */
+export function decodeStrictOutput(
+  output: NonNullable<ProviderRequest['output']>,
+  text: string,
+): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (output.container === 'object') return normalizeStrictArguments(output.type, value);
+  if (!isPlainObject(value) || !Array.isArray(value['items'])) return value;
+  return {
+    ...value,
+    items: (value['items'] as unknown[]).map((item) => normalizeStrictArguments(output.type, item)),
+  };
+}

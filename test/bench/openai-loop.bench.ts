@@ -1,0 +1,234 @@
+/**
+ * Evaluation-loop overhead of the OpenAI adapter: the same conversation — 20
+ * turns of 3 function calls each, then an answer (21 requests) — driven
+ * (a) by `OpenAIAdapter.evaluate` (request building, argument parsing and
+ * class-validator validation, call scopes, session events) and (b) by a
+ * hand-written loop on the bare SDK (`JSON.parse`, call the function, push
+ * `function_call_output`), against the same local HTTP server in one run.
+ */
+import 'reflect-metadata';
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { IsInt, IsString, Max, Min } from 'class-validator';
+import { Container } from 'inversify';
+import OpenAI from 'openai';
+
+import {
+  installAffordance,
+  MarkdownSection,
+  Prompt,
+  ProviderAdapter,
+  Session,
+  toJsonSchema,
+  ToolDefinition,
+  ToolResult,
+} from 'affordance';
+import { OpenAIAdapter, OpenAIAdapterOptions } from 'affordance/openai';
+
+import { formatNs, measure, printTable } from './measure.js';
+
+const turns = 20;
+
+class AddParams {
+  @IsInt() @Min(-1_000_000) @Max(1_000_000) a!: number;
+  @IsInt() @Min(-1_000_000) @Max(1_000_000) b!: number;
+}
+class ScaleParams {
+  @IsInt() value!: number;
+  @IsInt() @Min(1) @Max(100) factor!: number;
+}
+class LabelParams {
+  @IsString() text!: string;
+}
+
+type Args = Record<string, unknown>;
+const functions: Record<string, (args: Args) => unknown> = {
+  add: (args) => ({ sum: (args['a'] as number) + (args['b'] as number) }),
+  scale: (args) => ({ value: (args['value'] as number) * (args['factor'] as number) }),
+  label: (args) => ({ label: String(args['text']).toUpperCase() }),
+};
+const paramsOf = { add: AddParams, scale: ScaleParams, label: LabelParams } as const;
+const argumentsOf = (turn: number): Record<keyof typeof paramsOf, Args> => ({
+  add: { a: turn, b: 2 },
+  scale: { value: turn, factor: 3 },
+  label: { text: `turn ${turn}` },
+});
+
+/** Answers each request by how many tool outputs it already carries. */
+function respond(body: { input?: { type?: string }[] }): unknown {
+  const outputs = (body.input ?? []).filter((item) => item.type === 'function_call_output').length;
+  const turn = outputs / 3;
+  const usage = {
+    input_tokens: 100 + outputs * 20,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 30,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 130 + outputs * 20,
+  };
+  const output =
+    turn < turns
+      ? Object.entries(argumentsOf(turn)).map(([name, args]) => ({
+          id: `fc_${turn}_${name}`,
+          type: 'function_call',
+          status: 'completed',
+          call_id: `call_${turn}_${name}`,
+          name,
+          arguments: JSON.stringify(args),
+        }))
+      : [
+          {
+            id: 'msg_final',
+            type: 'message',
+            status: 'completed',
+            role: 'assistant',
+            content: [{ type: 'output_text', text: 'All done.', annotations: [], logprobs: [] }],
+          },
+        ];
+  return {
+    id: `resp_${turn}`,
+    object: 'response',
+    created_at: 1_767_225_600,
+    status: 'completed',
+    error: null,
+    incomplete_details: null,
+    instructions: null,
+    model: 'gpt-bench',
+    output,
+    parallel_tool_calls: true,
+    tool_choice: 'auto',
+    tools: [],
+    temperature: 1,
+    top_p: 1,
+    metadata: {},
+    usage,
+  };
+}
+
+async function startServer(): Promise<{
+  baseURL: string;
+  requests: () => number;
+  close: () => Promise<void>;
+}> {
+  let requests = 0;
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      requests += 1;
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        input?: { type?: string }[];
+      };
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(respond(body)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests: () => requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
+}
+
+function adapterLoop(client: OpenAI): () => Promise<void> {
+  const container = new Container();
+  installAffordance(container, { maxTurns: turns + 1 });
+  container.bind(OpenAI).toConstantValue(client);
+  container.bind(OpenAIAdapterOptions).toConstantValue({ model: 'gpt-bench' });
+  container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope();
+  const adapter = container.get(ProviderAdapter);
+  const tools = Object.entries(paramsOf).map(
+    ([name, params]) =>
+      new ToolDefinition<object>({
+        name,
+        description: `The ${name} function.`,
+        params,
+        handler: (args) => ToolResult.ok(functions[name]?.(args as Args)),
+      }),
+  );
+  const prompt = new Prompt({
+    ns: 'bench',
+    key: 'openai-loop',
+    sections: [
+      new MarkdownSection({ key: 'math', title: 'Math', template: 'Call the tools.', tools }),
+    ],
+  });
+  return async () => {
+    const response = await adapter.evaluate(prompt, { input: 'Go.', session: new Session() });
+    if (response.turns !== turns + 1)
+      throw new Error(`expected ${turns + 1} turns, got ${response.turns}`);
+  };
+}
+
+function bareLoop(client: OpenAI): () => Promise<void> {
+  const tools = Object.entries(paramsOf).map(([name, params]) => ({
+    type: 'function' as const,
+    name,
+    description: `The ${name} function.`,
+    parameters: toJsonSchema(params, 'openai-strict').schema,
+    strict: true,
+  }));
+  return async () => {
+    const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'Go.' }];
+    for (let turn = 0; ; turn++) {
+      const response = await client.responses.create(
+        {
+          model: 'gpt-bench',
+          instructions: 'Call the tools.',
+          input,
+          tools,
+          tool_choice: 'auto',
+          parallel_tool_calls: true,
+        },
+        { maxRetries: 0 },
+      );
+      const calls = response.output.filter((item) => item.type === 'function_call');
+      if (calls.length === 0) {
+        if (turn !== turns) throw new Error(`expected ${turns} tool turns, got ${turn}`);
+        return;
+      }
+      input.push(...(response.output as OpenAI.Responses.ResponseInputItem[]));
+      for (const call of calls) {
+        const result = functions[call.name]?.(JSON.parse(call.arguments) as Args);
+        input.push({
+          type: 'function_call_output',
+          call_id: call.call_id,
+          output: JSON.stringify(result),
+        });
+      }
+    }
+  };
+}
+
+export default async function run(): Promise<void> {
+  const server = await startServer();
+  const client = new OpenAI({ apiKey: 'sk-bench', baseURL: server.baseURL, maxRetries: 0 });
+  try {
+    const options = { batch: 3, samples: 9 };
+    const rows = [
+      await measure('bare SDK loop (JSON.parse, no validation)', bareLoop(client), options),
+      await measure('OpenAIAdapter.evaluate', adapterLoop(client), options),
+    ];
+    printTable(
+      `OpenAI loop: ${turns} turns × 3 tool calls + answer (${turns + 1} requests) on 127.0.0.1`,
+      rows,
+    );
+    const [bare, adapter] = rows;
+    if (bare !== undefined && adapter !== undefined) {
+      const perRequest = (adapter.nsPerOp - bare.nsPerOp) / (turns + 1);
+      console.log(
+        `  adapter overhead per request (3 calls each): ${formatNs(perRequest)}; server saw ${server.requests()} requests`,
+      );
+    }
+  } finally {
+    await server.close();
+  }
+}
