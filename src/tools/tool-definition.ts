@@ -80,7 +80,7 @@ export class ToolDefinition<P = unknown, R = unknown> {
     );
   }
 
-  /** Whether the provider executes this tool (see {@link NativeTool}). */
+  /** Whether the provider executes this tool (see `NativeTool`). */
   readonly native: boolean = false;
 
   /** A copy of this tool with another description (used by prompt overrides). */
