@@ -28,6 +28,7 @@ import { Deadline } from './deadline.js';
 import { type Clock, systemClock } from './clock.js';
 import type { ConversationMessage, ProviderTurn, ToolChoice } from './conversation.js';
 import type { EvaluateOptions } from './evaluate-options.js';
+import { evaluationEventFields } from './event-fields.js';
 import { parseStructuredOutput } from './parse-structured-output.js';
 import type { PromptResponse } from './prompt-response.js';
 import { recordNativeCall } from './record-native-call.js';
@@ -166,14 +167,7 @@ export class AffordanceRuntime {
       resolvableWithoutCall: (sectionClass) => this.isCallFree(sectionClass),
     });
     try {
-      const common = {
-        promptName: prompt.name,
-        promptNs: prompt.ns,
-        promptKey: prompt.key,
-        adapter: adapter.name,
-        sessionId: session.sessionId,
-        evaluationId: scope.evaluationId,
-      };
+      const common = evaluationEventFields(scope);
       session.dispatch(
         new PromptRendered({
           ...common,

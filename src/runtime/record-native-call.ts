@@ -1,9 +1,9 @@
 import type { EvaluationScope } from '../container/evaluation-scope.js';
 import type { TokenUsage } from '../events/token-usage.js';
 import { ToolInvoked } from '../events/tool-invoked.js';
-import { ToolResult } from '../tools/tool-result.js';
 import { cloneValue } from './clone-value.js';
 import type { ProviderNativeCall } from './conversation.js';
+import { evaluationEventFields, resultForSession } from './event-fields.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 
 /**
@@ -16,16 +16,11 @@ export function recordNativeCall(
   call: ProviderNativeCall,
   usage: TokenUsage | undefined,
 ): ToolCallOutcome {
-  // The session freezes what it records; the adapter may still hold the provider's objects.
-  const result = call.result.value === null ? call.result : cloneResult(call.result);
+  // The adapter may still hold the provider's objects; the session records a copy.
+  const result = resultForSession(call.result);
   const message = result.toModelText();
   const event = new ToolInvoked({
-    promptName: scope.prompt.name,
-    promptNs: scope.prompt.ns,
-    promptKey: scope.prompt.key,
-    adapter: scope.adapter.name,
-    sessionId: scope.session.sessionId,
-    evaluationId: scope.evaluationId,
+    ...evaluationEventFields(scope),
     name: call.name,
     callId: call.callId,
     rawArguments: cloneValue(call.arguments),
@@ -36,13 +31,4 @@ export function recordNativeCall(
   });
   scope.session.dispatch(event);
   return { call, result, message, event };
-}
-
-function cloneResult(result: ToolResult): ToolResult {
-  return new ToolResult({
-    message: result.message,
-    value: cloneValue(result.value),
-    success: result.success,
-    excludeValueFromContext: result.excludeValueFromContext,
-  });
 }

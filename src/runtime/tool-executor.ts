@@ -11,8 +11,8 @@ import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
 import type { Clock } from './clock.js';
 import type { ProviderToolCall } from './conversation.js';
-import { cloneValue } from './clone-value.js';
 import { decodeNoArguments } from './decode-no-arguments.js';
+import { evaluationEventFields, resultForSession } from './event-fields.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 
 /** Options of a {@link ToolExecutor}. */
@@ -188,24 +188,10 @@ export class ToolExecutor {
     usage: TokenUsage | undefined,
   ): ToolCallOutcome {
     const { call } = invocation;
-    // The session freezes what it records: record a copy, never the application's own objects.
-    let result =
-      invocation.result.value === null
-        ? invocation.result
-        : new ToolResult({
-            message: invocation.result.message,
-            value: cloneValue(invocation.result.value),
-            success: invocation.result.success,
-            excludeValueFromContext: invocation.result.excludeValueFromContext,
-          });
+    let result = resultForSession(invocation.result);
     let message = result.toModelText();
     const event = new ToolInvoked({
-      promptName: scope.prompt.name,
-      promptNs: scope.prompt.ns,
-      promptKey: scope.prompt.key,
-      adapter: scope.adapter.name,
-      sessionId: scope.session.sessionId,
-      evaluationId: scope.evaluationId,
+      ...evaluationEventFields(scope),
       name: call.name,
       callId: call.callId,
       params: invocation.params,
