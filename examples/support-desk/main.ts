@@ -1,0 +1,181 @@
+import 'reflect-metadata';
+
+import { ArrayUnique, IsArray, IsEnum, IsOptional, IsString, Matches } from 'class-validator';
+import { Container } from 'inversify';
+import OpenAI from 'openai';
+
+import {
+  Deadline,
+  Describe,
+  installAffordance,
+  Prompt,
+  ProviderAdapter,
+  Session,
+  ToolInvoked,
+} from 'affordance';
+import { OpenAIAdapter, OpenAIAdapterOptions } from 'affordance/openai';
+import {
+  Plan,
+  PlanningStrategy,
+  PlanningToolsParams,
+  PlanningToolsSection,
+} from 'affordance/planning';
+import { createTestRuntime, type ScriptedAdapter } from 'affordance/testing';
+
+import { KnowledgeBase } from './knowledge-base.js';
+import { customerMessage, scriptedModel } from './scripted-model.js';
+import { SupportDeskSection } from './support-desk-section.js';
+import { Ticket, TicketDesk } from './ticket-desk.js';
+import { TurnPrinter, type TurnReport } from './turn-printer.js';
+
+/** How the conversation ended. */
+export enum Resolution {
+  Answered = 'answered',
+  TicketOpened = 'ticket_opened',
+}
+
+/** The agent's structured answer to the customer. */
+export class SupportAnswer {
+  @Describe('answered: solved from the knowledge base; ticket_opened: handed to engineering')
+  @IsEnum(Resolution)
+  resolution!: Resolution;
+
+  @Describe('The ticket opened in this conversation, if any, e.g. T-1001')
+  @IsOptional()
+  @Matches(/^T-\d+$/)
+  ticketId?: string;
+
+  @Describe('Ids of the articles the reply relies on')
+  @IsArray()
+  @ArrayUnique()
+  @IsString({ each: true })
+  articleIds!: string[];
+
+  @Describe('The reply to send to the customer')
+  @IsString()
+  reply!: string;
+}
+
+/** The support agent: the desk with its tools, the planning tools, and a structured answer. */
+export const supportDeskPrompt = new Prompt({
+  ns: 'examples/support-desk',
+  key: 'agent',
+  sections: [SupportDeskSection, PlanningToolsSection],
+  output: SupportAnswer,
+});
+
+/**
+ * The application container and the adapter to evaluate with — OpenAI when
+ * `OPENAI_API_KEY` is set (any compatible server via `OPENAI_BASE_URL`;
+ * `OPENAI_MODEL`, `OPENAI_API=chat` for Chat Completions), otherwise the
+ * scripted model — wrapped to report each turn to `onTurn`.
+ */
+export function wire(
+  env: NodeJS.ProcessEnv,
+  print: (line: string) => void,
+  onTurn: (report: TurnReport) => void,
+) {
+  const container = new Container();
+  container.bind(KnowledgeBase).toSelf().inSingletonScope();
+  container.bind(TicketDesk).toSelf().inSingletonScope();
+  const apiKey = env['OPENAI_API_KEY'];
+  if (apiKey === undefined || apiKey === '') {
+    const { runtime, adapter } = createTestRuntime({ container, script: scriptedModel });
+    return {
+      container,
+      adapter: new TurnPrinter(runtime, adapter, onTurn),
+      script: adapter as ScriptedAdapter | undefined,
+      mode: 'scripted model (set OPENAI_API_KEY for the real API)',
+    };
+  }
+  const runtime = installAffordance(container);
+  const baseURL = env['OPENAI_BASE_URL'];
+  container
+    .bind(OpenAI)
+    .toConstantValue(new OpenAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }));
+  const model = env['OPENAI_MODEL'] ?? 'gpt-5-mini';
+  container.bind(OpenAIAdapterOptions).toConstantValue({
+    model,
+    api: env['OPENAI_API'] === 'chat' ? 'chat' : 'responses',
+    modelSettings: { maxOutputTokens: 4_000 },
+    retry: {
+      onRetry: (event) => {
+        print(`  retrying in ${Math.round(event.delayMs)} ms after ${event.reason}`);
+      },
+    },
+  });
+  container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope();
+  return {
+    container,
+    adapter: new TurnPrinter(runtime, container.get(ProviderAdapter), onTurn),
+    script: undefined as ScriptedAdapter | undefined,
+    mode: `OpenAI ${model} at ${baseURL ?? 'api.openai.com'}`,
+  };
+}
+
+/**
+ * Runs the support agent on one customer message and prints each turn, each
+ * tool call with its arguments and outcome, the plan, the tickets, the answer
+ * and a summary of tokens and time. Returns the response, session and container.
+ */
+export async function run(
+  print: (line: string) => void = console.log,
+  env: NodeJS.ProcessEnv = process.env,
+) {
+  const { container, adapter, script, mode } = wire(env, print, (report) => {
+    const calls = report.turn.toolCalls ?? [];
+    print('');
+    print(
+      `Turn ${report.request.turn + 1} (${report.inputTokens} input + ${report.outputTokens} output tokens)`,
+    );
+    const text = report.turn.text ?? '';
+    if (calls.length === 0) print('  model: final answer');
+    else if (text !== '') print(`  model: ${text}`);
+  });
+  const session = new Session();
+  session.dispatcher.subscribe(ToolInvoked, (event) => {
+    const args = event.rawArguments;
+    print(`  > ${event.name} ${typeof args === 'string' ? args : JSON.stringify(args)}`);
+    print(indent(`${event.outcome}: ${event.result.message}`, '    '));
+  });
+
+  print(`Support desk on ${mode}`);
+  print(`Customer: ${customerMessage}`);
+  const started = Date.now();
+  const response = await adapter.evaluate(supportDeskPrompt, {
+    params: [new PlanningToolsParams({ strategy: PlanningStrategy.PLAN_ACT_REFLECT })],
+    input: customerMessage,
+    session,
+    deadline: Deadline.in(180_000),
+  });
+  const elapsed = Date.now() - started;
+  script?.assertDone();
+
+  print('');
+  print('Plan:');
+  print(indent(session.slice(Plan).latest()?.render() ?? '<no plan>', '  '));
+  print('Tickets:');
+  for (const ticket of session.slice(Ticket).all()) print(`  ${ticket.render()}`);
+  const answer = response.output as SupportAnswer;
+  print(
+    `Answer (${answer.resolution}, ticket ${answer.ticketId ?? 'none'}, articles ${answer.articleIds.join(', ') || 'none'}):`,
+  );
+  print(`  ${answer.reply}`);
+  const refused = response.toolCalls.filter((call) => !call.result.success).length;
+  print(
+    `Done in ${response.turns} turns, ${response.toolCalls.length} tool calls (${refused} refused), ` +
+      `${response.usage?.inputTokens ?? 0} input + ${response.usage?.outputTokens ?? 0} output tokens, ${elapsed} ms.`,
+  );
+  return { response, session, container };
+}
+
+function indent(text: string, prefix: string): string {
+  return text.replace(/\n$/, '').replace(/^/gm, prefix);
+}
+
+if (
+  process.argv[1] !== undefined &&
+  import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
+) {
+  await run();
+}
