@@ -2,19 +2,11 @@ import 'reflect-metadata';
 
 import { IsBoolean, IsString } from 'class-validator';
 import { Container } from 'inversify';
-import OpenAI from 'openai';
 
-import {
-  Deadline,
-  Describe,
-  installAffordance,
-  Prompt,
-  ProviderAdapter,
-  Session,
-  ToolInvoked,
-} from 'affordance';
-import { OpenAIAdapter, OpenAIAdapterOptions } from 'affordance/openai';
-import { createTestRuntime, type ScriptedTurn } from 'affordance/testing';
+import { Deadline, Describe, Prompt, Session, ToolInvoked } from 'affordance';
+import type { ScriptedTurn } from 'affordance/testing';
+
+import { bindProvider } from '../shared/bind-provider.js';
 
 import { OrderBook } from './order-book.js';
 import { OrderDeskSection } from './order-desk-section.js';
@@ -75,37 +67,8 @@ export const scriptedModel: readonly ScriptedTurn[] = [
 export function wire(env: NodeJS.ProcessEnv, print: (line: string) => void) {
   const container = new Container();
   container.bind(OrderBook).toSelf().inSingletonScope();
-  const apiKey = env['OPENAI_API_KEY'];
-  if (apiKey === undefined || apiKey === '') {
-    createTestRuntime({ container, script: scriptedModel });
-    return {
-      container,
-      adapter: container.get(ProviderAdapter),
-      mode: 'scripted model (set OPENAI_API_KEY for the real API)',
-    };
-  }
-  installAffordance(container);
-  const baseURL = env['OPENAI_BASE_URL'];
-  container
-    .bind(OpenAI)
-    .toConstantValue(new OpenAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }));
-  const model = env['OPENAI_MODEL'] ?? 'gpt-5-mini';
-  container.bind(OpenAIAdapterOptions).toConstantValue({
-    model,
-    api: env['OPENAI_API'] === 'chat' ? 'chat' : 'responses',
-    modelSettings: { maxOutputTokens: 4_000 },
-    retry: {
-      onRetry: (event) => {
-        print(`  retrying in ${Math.round(event.delayMs)} ms after ${event.reason}`);
-      },
-    },
-  });
-  container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope();
-  return {
-    container,
-    adapter: container.get(ProviderAdapter),
-    mode: `OpenAI ${model} at ${baseURL ?? 'api.openai.com'}`,
-  };
+  const { adapter, mode } = bindProvider(container, env, scriptedModel, print);
+  return { container, adapter, mode };
 }
 
 /**

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 
 import { IsArray, IsBoolean, IsString } from 'class-validator';
+import { Container } from 'inversify';
 
 import {
   Deadline,
@@ -11,8 +12,9 @@ import {
   Session,
   ToolInvoked,
 } from 'affordance';
-import { createTestRuntime, type ScriptedTurn } from 'affordance/testing';
+import type { ScriptedTurn } from 'affordance/testing';
 
+import { bindProvider } from '../shared/bind-provider.js';
 import { AccountNotes } from './account-notes.js';
 import { LeadSection } from './lead-section.js';
 
@@ -96,11 +98,12 @@ export const scriptedModel: readonly ScriptedTurn[] = [
 export async function run(
   print: (line: string) => void = console.log,
   session: Session = new Session(),
+  env: NodeJS.ProcessEnv = process.env,
 ) {
-  const { adapter } = createTestRuntime({
-    script: scriptedModel,
-    configure: (container) => container.bind(AccountNotes).toSelf().inSingletonScope(),
-  });
+  const container = new Container();
+  container.bind(AccountNotes).toSelf().inSingletonScope();
+  const { adapter, script, mode } = bindProvider(container, env, scriptedModel, print);
+  print(`Model: ${mode}`);
   let depth = 0;
   const pad = () => '  '.repeat(depth);
   session.dispatcher.subscribe(PromptRendered, (event) => {
@@ -136,11 +139,11 @@ export async function run(
   const input = answers.reduce((sum, event) => sum + (event.usage?.inputTokens ?? 0), 0);
   const output = answers.reduce((sum, event) => sum + (event.usage?.outputTokens ?? 0), 0);
   print(
-    `Done: ${adapter.requests.length} model requests (${response.turns} by the lead), ` +
+    `Done: ${answers.length} evaluations (${response.turns} requests by the lead), ` +
       `${session.slice(ToolInvoked).all().length} tool calls, ${input} input + ${output} output tokens ` +
       `in one session, ${Date.now() - started} ms.`,
   );
-  return { response, session, adapter };
+  return { response, session, adapter, script };
 }
 
 if (

@@ -2,26 +2,16 @@ import 'reflect-metadata';
 
 import { ArrayUnique, IsArray, IsEnum, IsOptional, IsString, Matches } from 'class-validator';
 import { Container } from 'inversify';
-import OpenAI from 'openai';
 
-import {
-  Deadline,
-  Describe,
-  installAffordance,
-  Prompt,
-  ProviderAdapter,
-  Session,
-  ToolInvoked,
-} from 'affordance';
-import { OpenAIAdapter, OpenAIAdapterOptions } from 'affordance/openai';
+import { AffordanceRuntime, Deadline, Describe, Prompt, Session, ToolInvoked } from 'affordance';
 import {
   Plan,
   PlanningStrategy,
   PlanningToolsParams,
   PlanningToolsSection,
 } from 'affordance/planning';
-import { createTestRuntime, type ScriptedAdapter } from 'affordance/testing';
 
+import { bindProvider } from '../shared/bind-provider.js';
 import { KnowledgeBase } from './knowledge-base.js';
 import { customerMessage, scriptedModel } from './scripted-model.js';
 import { SupportDeskSection } from './support-desk-section.js';
@@ -78,39 +68,9 @@ export function wire(
   const container = new Container();
   container.bind(KnowledgeBase).toSelf().inSingletonScope();
   container.bind(TicketDesk).toSelf().inSingletonScope();
-  const apiKey = env['OPENAI_API_KEY'];
-  if (apiKey === undefined || apiKey === '') {
-    const { runtime, adapter } = createTestRuntime({ container, script: scriptedModel });
-    return {
-      container,
-      adapter: new TurnPrinter(runtime, adapter, onTurn),
-      script: adapter as ScriptedAdapter | undefined,
-      mode: 'scripted model (set OPENAI_API_KEY for the real API)',
-    };
-  }
-  const runtime = installAffordance(container);
-  const baseURL = env['OPENAI_BASE_URL'];
-  container
-    .bind(OpenAI)
-    .toConstantValue(new OpenAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }));
-  const model = env['OPENAI_MODEL'] ?? 'gpt-5-mini';
-  container.bind(OpenAIAdapterOptions).toConstantValue({
-    model,
-    api: env['OPENAI_API'] === 'chat' ? 'chat' : 'responses',
-    modelSettings: { maxOutputTokens: 4_000 },
-    retry: {
-      onRetry: (event) => {
-        print(`  retrying in ${Math.round(event.delayMs)} ms after ${event.reason}`);
-      },
-    },
-  });
-  container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope();
-  return {
-    container,
-    adapter: new TurnPrinter(runtime, container.get(ProviderAdapter), onTurn),
-    script: undefined as ScriptedAdapter | undefined,
-    mode: `OpenAI ${model} at ${baseURL ?? 'api.openai.com'}`,
-  };
+  const { adapter, script, mode } = bindProvider(container, env, scriptedModel, print);
+  const runtime = container.get(AffordanceRuntime);
+  return { container, adapter: new TurnPrinter(runtime, adapter, onTurn), script, mode };
 }
 
 /**

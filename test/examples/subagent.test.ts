@@ -24,7 +24,7 @@ describe('examples/subagent', () => {
     );
     const lines: string[] = [];
 
-    const { response, adapter } = await run((line) => lines.push(line), session);
+    const { response, script } = await run((line) => lines.push(line), session, {});
 
     expect(seen.map((event) => event.what)).toEqual([
       'rendered lead',
@@ -48,7 +48,7 @@ describe('examples/subagent', () => {
       lead,
       lead,
     ]);
-    expect(adapter.requests.map((request) => [request.rendered.key, request.turn])).toEqual([
+    expect(script?.requests.map((request) => [request.rendered.key, request.turn])).toEqual([
       ['lead', 0],
       ['researcher', 0],
       ['researcher', 1],
@@ -77,7 +77,7 @@ describe('examples/subagent', () => {
     );
     expect(output).toContain('Review: at risk. Usage dropped by 38%');
     expect(output).toMatch(
-      /Done: 5 model requests \(2 by the lead\), 3 tool calls, 1945 input \+ 224 output tokens in one session, \d+ ms\./,
+      /Done: 2 evaluations \(2 requests by the lead\), 3 tool calls, 1945 input \+ 224 output tokens in one session, \d+ ms\./,
     );
   });
 });

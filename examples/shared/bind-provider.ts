@@ -1,0 +1,61 @@
+import type { Container } from 'inversify';
+import OpenAI from 'openai';
+
+import { installAffordance, ProviderAdapter } from 'affordance';
+import { OpenAIAdapter, OpenAIAdapterOptions } from 'affordance/openai';
+import { createTestRuntime, type ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
+
+/** What {@link bindProvider} bound. */
+export interface BoundProvider {
+  /** The adapter to evaluate with. */
+  readonly adapter: ProviderAdapter;
+  /** The scripted model when running offline (check `assertDone()` on it), otherwise `undefined`. */
+  readonly script: ScriptedAdapter | undefined;
+  /** What the run talks to, for the first line of output. */
+  readonly mode: string;
+}
+
+/**
+ * Installs affordance in `container` and binds the provider the examples use:
+ * OpenAI when `OPENAI_API_KEY` is set (any compatible server via
+ * `OPENAI_BASE_URL`; `OPENAI_MODEL`, and `OPENAI_API=chat` for Chat
+ * Completions), otherwise the scripted model `script`.
+ */
+export function bindProvider(
+  container: Container,
+  env: NodeJS.ProcessEnv,
+  script: readonly ScriptedTurn[],
+  print: (line: string) => void,
+): BoundProvider {
+  const apiKey = env['OPENAI_API_KEY'];
+  if (apiKey === undefined || apiKey === '') {
+    const { adapter } = createTestRuntime({ container, script });
+    return {
+      adapter,
+      script: adapter,
+      mode: 'scripted model (set OPENAI_API_KEY for the real API)',
+    };
+  }
+  installAffordance(container);
+  const baseURL = env['OPENAI_BASE_URL'];
+  container
+    .bind(OpenAI)
+    .toConstantValue(new OpenAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }));
+  const model = env['OPENAI_MODEL'] ?? 'gpt-5-mini';
+  container.bind(OpenAIAdapterOptions).toConstantValue({
+    model,
+    api: env['OPENAI_API'] === 'chat' ? 'chat' : 'responses',
+    modelSettings: { maxOutputTokens: 4_000 },
+    retry: {
+      onRetry: (event) => {
+        print(`  retrying in ${Math.round(event.delayMs)} ms after ${event.reason}`);
+      },
+    },
+  });
+  container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope();
+  return {
+    adapter: container.get(ProviderAdapter),
+    script: undefined,
+    mode: `OpenAI ${model} at ${baseURL ?? 'api.openai.com'}`,
+  };
+}
