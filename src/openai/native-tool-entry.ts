@@ -20,7 +20,7 @@ export function nativeToolEntry(tool: NativeTool): Record<string, unknown> {
       placeholder: tool.name,
     });
   };
-  switch (tool.type as string) {
+  switch (tool.type) {
     case 'apply_patch':
       return fail(
         "of type 'apply_patch' is executed by the client in OpenAI's design. " +
@@ -55,7 +55,8 @@ export function nativeToolEntry(tool: NativeTool): Record<string, unknown> {
       break;
     case 'code_interpreter':
       return { type: tool.type, container: { type: 'auto' }, ...config };
-    default:
+    case 'web_search':
+    case 'image_generation':
       break;
   }
   return { type: tool.type, ...config };

@@ -3,7 +3,13 @@ import { ToolDefinition, type ToolDefinitionInit } from './tool-definition.js';
 
 /** The provider-executed tool types affordance knows how to declare (OpenAI Responses names). */
 export type NativeToolType =
-  'web_search' | 'file_search' | 'code_interpreter' | 'shell' | 'apply_patch';
+  | 'web_search'
+  | 'file_search'
+  | 'code_interpreter'
+  | 'image_generation'
+  | 'mcp'
+  | 'shell'
+  | 'apply_patch';
 
 /** Fields of a {@link NativeTool}. */
 export interface NativeToolInit<P = unknown, R = unknown> extends Omit<
@@ -24,6 +30,8 @@ const defaultDescriptions: Record<NativeToolType, string> = {
   web_search: 'Search the web; executed by the provider.',
   file_search: 'Search the attached vector stores; executed by the provider.',
   code_interpreter: 'Run Python in a provider-hosted sandbox.',
+  image_generation: 'Generate or edit images; executed by the provider.',
+  mcp: 'Call tools of a remote MCP server; executed by the provider.',
   shell: 'Run shell commands.',
   apply_patch: 'Create, update or delete files with patches.',
 };

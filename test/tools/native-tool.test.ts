@@ -98,13 +98,22 @@ describe('NativeTool', () => {
     });
   });
 
+  it('should describe image_generation and mcp tools by default', () => {
+    expect(new NativeTool({ type: 'image_generation' }).description).toContain('images');
+    expect(new NativeTool({ type: 'mcp', config: { server_label: 'docs' } }).description).toContain(
+      'MCP',
+    );
+  });
+
   describe('when the type has no default description', () => {
     it('should ask for a description instead of failing on a missing one', () => {
-      const type = 'image_generation' as NativeToolType;
+      const type = 'computer_use_preview' as NativeToolType;
       const error = catchError(PromptValidationError, () => new NativeTool({ type }));
-      expect(error.message).toContain("'image_generation'");
+      expect(error.message).toContain("'computer_use_preview'");
       expect(error.message).toContain('description');
-      expect(new NativeTool({ type, description: 'Draw an image.' }).name).toBe('image_generation');
+      expect(new NativeTool({ type, description: 'Operate a computer.' }).name).toBe(
+        'computer_use_preview',
+      );
     });
   });
 
