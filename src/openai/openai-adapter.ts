@@ -44,7 +44,10 @@ export class OpenAIAdapter extends ProviderAdapter {
   readonly options: OpenAIAdapterOptions;
   /** The API spoken. */
   readonly api: OpenAIApi;
-  /** Cumulative usage per evaluation, keyed by its rendered prompt (one per evaluation). */
+  /**
+   * Cumulative usage per evaluation. Keyed weakly by the evaluation's rendered prompt (one per
+   * evaluation) so an entry goes away with its evaluation; a map by evaluation id would grow forever.
+   */
   readonly #usage = new WeakMap<RenderedPrompt, TokenUsage>();
 
   /**
