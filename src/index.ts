@@ -67,6 +67,7 @@ export {
 } from './errors/prompt-overrides-error.js';
 export { PromptRenderError } from './errors/prompt-render-error.js';
 export { PromptValidationError } from './errors/prompt-validation-error.js';
+export { ToolCallClosedError } from './errors/tool-call-closed-error.js';
 export {
   ToolValidationError,
   type ToolValidationErrorOptions,
@@ -206,7 +207,13 @@ export {
 } from './session/session.js';
 export type { SessionSnapshot } from './session/session-snapshot.js';
 export { SliceAccessor, type RegisterOptions } from './session/slice-accessor.js';
-export type { AppendOp, ClearOp, ExtendOp, ReplaceOp, SliceOp } from './session/slice-op.js';
+export {
+  SliceOp,
+  type AppendOp,
+  type ClearOp,
+  type ExtendOp,
+  type ReplaceOp,
+} from './session/slice-op.js';
 export { SlicePolicy } from './session/slice-policy.js';
 export type { SliceType } from './session/slice-type.js';
 export type { SessionView, SliceView } from './session/slice-view.js';

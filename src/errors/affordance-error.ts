@@ -12,6 +12,7 @@ export type AffordanceErrorCode =
   | 'prompt_overrides'
   | 'prompt_render'
   | 'prompt_validation'
+  | 'tool_call_closed'
   | 'tool_validation';
 
 /** Options shared by every affordance error constructor. */
@@ -53,9 +54,14 @@ export class AffordanceError extends Error {
     value: unknown,
   ): value is InstanceType<T> {
     if (typeof value !== 'object' || value === null) return false;
-    const branded = (value as Record<symbol, unknown>)[brand] === true;
-    if (!branded) return false;
-    const expected = this.errorCode;
-    return expected === undefined || (value as { code?: unknown }).code === expected;
+    try {
+      const branded = (value as Record<symbol, unknown>)[brand] === true;
+      if (!branded) return false;
+      const expected = this.errorCode;
+      return expected === undefined || (value as { code?: unknown }).code === expected;
+    } catch {
+      // A hostile value (a Proxy whose traps throw) is not an affordance error.
+      return false;
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { describeThrown } from '../errors/describe-thrown.js';
 import type { DispatchFailure, DispatchParticipant } from './dispatch-failure.js';
 import type { EventHandler } from './event-type.js';
 
@@ -87,8 +88,14 @@ function frozen<T>(items: readonly T[] | undefined): readonly T[] {
 function describeFailure(failure: DispatchFailure): string {
   const name = failure.handler.name === '' ? '<anonymous>' : failure.handler.name;
   const slice = failure.slice === undefined ? '' : ` on slice ${failure.slice.name}`;
-  const error = failure.error;
-  const message =
-    error instanceof Error ? `${error.name}: ${error.message}` : `threw ${String(error)}`;
-  return `${failure.source} ${name}${slice} failed with ${message}`;
+  return `${failure.source} ${name}${slice} failed with ${describeFailureError(failure.error)}`;
+}
+
+function describeFailureError(error: unknown): string {
+  try {
+    if (error instanceof Error) return `${error.name}: ${describeThrown(error)}`;
+  } catch {
+    // A hostile error: described below without reading it.
+  }
+  return `threw ${describeThrown(error)}`;
 }

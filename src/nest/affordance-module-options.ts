@@ -18,10 +18,26 @@ export type AdapterFactory = (
  */
 export type AdapterOption = Newable<ProviderAdapter> | AdapterFactory;
 
+/**
+ * How often the module builds its adapter: once for the application
+ * (`'singleton'`, the default), or afresh for every outermost evaluation
+ * (`'evaluation'`), e.g. a `ScriptedAdapter` per HTTP request in tests.
+ */
+export type AdapterScope = 'singleton' | 'evaluation';
+
 /** Options of `AffordanceModule.forRoot` (and what `forRootAsync`'s factory returns). */
 export interface AffordanceModuleOptions {
   /** The provider adapter every evaluation of `AffordanceService` uses. */
   readonly adapter: AdapterOption;
+  /**
+   * `'evaluation'` builds a new adapter (calls the factory, or resolves the
+   * class again) for every evaluation started through `AffordanceService` or
+   * the module's `ProviderAdapter`, so each request of a test can have its own
+   * script: `adapter: (runtime) => new ScriptedAdapter(runtime, nextScript())`.
+   * Nested evaluations started by a tool (`context.adapter`) keep their
+   * evaluation's adapter. Default `'singleton'`: one adapter for the application.
+   */
+  readonly adapterScope?: AdapterScope;
   /** Options of the affordance runtime (maxTurns, readOnlyConcurrency, clock, resources). */
   readonly runtime?: RuntimeOptions;
   /**

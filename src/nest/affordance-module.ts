@@ -8,7 +8,7 @@ import {
   AffordanceModuleOptions,
 } from './affordance-module-options.js';
 import { AffordanceService } from './affordance-service.js';
-import { assertAdapterOption, createAdapter } from './create-adapter.js';
+import { assertAdapterOption, assertAdapterScope, createAdapter } from './create-adapter.js';
 import { NestSectionBridge } from './nest-section-bridge.js';
 
 /**
@@ -32,6 +32,7 @@ export class AffordanceModule {
   /** The module configured with `options`. */
   static forRoot(options: AffordanceModuleOptions): DynamicModule {
     assertAdapterOption(options.adapter, 'AffordanceModule.forRoot');
+    assertAdapterScope(options.adapterScope, 'AffordanceModule.forRoot');
     return {
       module: AffordanceModule,
       global: options.global ?? true,
@@ -56,6 +57,7 @@ export class AffordanceModule {
           useFactory: async (...args: never[]) => {
             const resolved = await options.useFactory(...args);
             assertAdapterOption(resolved.adapter, 'AffordanceModule.forRootAsync');
+            assertAdapterScope(resolved.adapterScope, 'AffordanceModule.forRootAsync');
             return resolved;
           },
           inject: options.inject ?? [],
@@ -81,7 +83,7 @@ const sharedProviders: Provider[] = [
   {
     provide: ProviderAdapter,
     useFactory: (runtime: AffordanceRuntime, options: AffordanceModuleOptions) =>
-      createAdapter(runtime, options.adapter),
+      createAdapter(runtime, options),
     inject: [AffordanceRuntime, AffordanceModuleOptions],
   },
   NestSectionBridge,

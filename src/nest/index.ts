@@ -10,6 +10,7 @@ export { AffordanceModule } from './affordance-module.js';
 export {
   type AdapterFactory,
   type AdapterOption,
+  type AdapterScope,
   type AffordanceModuleAsyncOptions,
   AffordanceModuleOptions,
 } from './affordance-module-options.js';

@@ -56,7 +56,9 @@ export class OpenAIAdapter extends ProviderAdapter {
    *   and `OPENAI_BASE_URL` as the SDK does).
    */
   constructor(
-    @inject(AffordanceRuntime) runtime: AffordanceRuntime,
+    // Optional so a container without `installAffordance` gets ProviderAdapter's explanation,
+    // not inversify's bare "No bindings found".
+    @inject(AffordanceRuntime) @optional() runtime: AffordanceRuntime,
     @inject(OpenAI) @optional() client: OpenAI | undefined,
     @inject(OpenAIAdapterOptions) options: OpenAIAdapterOptions,
   ) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { lstat, mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
 
 import { PromptOverridesError } from '../errors/prompt-overrides-error.js';
 import type { Prompt } from '../prompt/prompt.js';
@@ -24,6 +24,12 @@ export interface JsonFilePromptOverridesStoreOptions {
  * Keeps prompt overrides as JSON files at `<root>/<ns segments>/<key>/<tag>.json`,
  * written atomically (temporary file + rename) and serialised per file within
  * the process. Review them like code: they change what the model reads.
+ *
+ * The store never reads, writes or deletes outside its root: a symbolic link
+ * (to a file or to a directory) that leads out of the root's real path is
+ * refused with a `PromptOverridesError`. The root itself may be a link. The
+ * check runs before each access, so it does not guard against a link created
+ * between the check and the access by someone who can write to the root.
  */
 export class JsonFilePromptOverridesStore implements PromptOverridesStore {
   /** The directory holding override files. */
@@ -52,6 +58,7 @@ export class JsonFilePromptOverridesStore implements PromptOverridesStore {
 
   async resolve(prompt: Prompt, tag = 'latest'): Promise<ResolvedOverrides> {
     const file = this.fileFor(prompt.ns, prompt.key, tag);
+    await this.confine(file);
     const stored = await this.read(file);
     if (stored === undefined) return { override: undefined, skipped: [] };
     const { applicable, skipped } = partitionOverride(prompt, stored);
@@ -73,12 +80,16 @@ export class JsonFilePromptOverridesStore implements PromptOverridesStore {
         { location: file },
       );
     }
-    await this.withLock(file, () => writeAtomically(file, serialise(override)));
+    await this.withLock(file, async () => {
+      await this.confine(file);
+      await writeAtomically(file, serialise(override));
+    });
   }
 
   async delete(ns: string, key: string, tag = 'latest'): Promise<boolean> {
     const file = this.fileFor(ns, key, tag);
     return this.withLock(file, async () => {
+      await this.confine(file);
       try {
         await rm(file);
         return true;
@@ -95,6 +106,7 @@ export class JsonFilePromptOverridesStore implements PromptOverridesStore {
   async seed(prompt: Prompt, tag = 'latest'): Promise<PromptOverride> {
     const file = this.fileFor(prompt.ns, prompt.key, tag);
     return this.withLock(file, async () => {
+      await this.confine(file);
       const existing = await this.read(file);
       if (existing !== undefined) return existing;
       const seeded = seedOverride(prompt, tag);
@@ -115,6 +127,36 @@ export class JsonFilePromptOverridesStore implements PromptOverridesStore {
       });
     }
     return parseOverrideFile(text, file);
+  }
+
+  /**
+   * Refuses `file` if it, or the deepest of its directories that exists,
+   * resolves (through symbolic links) to a real path outside the real root.
+   */
+  private async confine(file: string): Promise<void> {
+    const realRoot = await realPathOrUndefined(this.root, file);
+    // Without a root there is nothing to follow yet; the writes create real directories.
+    if (realRoot === undefined) return;
+    let existing = file;
+    let real = await realPathOrUndefined(existing, file);
+    while (real === undefined) {
+      if (await isLink(existing)) {
+        throw new PromptOverridesError(
+          `'${existing}' is a symbolic link to a missing target. Remove the link and keep override files inside the root.`,
+          { location: file },
+        );
+      }
+      const parent = dirname(existing);
+      if (existing === this.root || parent === existing) return;
+      existing = parent;
+      real = await realPathOrUndefined(existing, file);
+    }
+    const prefix = realRoot.endsWith(sep) ? realRoot : `${realRoot}${sep}`;
+    if (real === realRoot || real.startsWith(prefix)) return;
+    throw new PromptOverridesError(
+      `'${existing}' leads through a symbolic link to '${real}', outside the store's root '${realRoot}'. Remove the link and keep override files inside the root.`,
+      { location: file },
+    );
   }
 
   private async withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
@@ -167,6 +209,30 @@ async function writeAtomically(file: string, text: string): Promise<void> {
       location: file,
       cause: error,
     });
+  }
+}
+
+/** The real path of `path`, or `undefined` if it does not exist; other failures are reported for `file`. */
+async function realPathOrUndefined(path: string, file: string): Promise<string | undefined> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    // A missing entry, or a file where a directory is expected: the access itself will say so.
+    if (isNotFound(error) || (error as { code?: unknown } | null)?.code === 'ENOTDIR') {
+      return undefined;
+    }
+    throw new PromptOverridesError(`could not resolve the real path of '${path}'.`, {
+      location: file,
+      cause: error,
+    });
+  }
+}
+
+async function isLink(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -15,4 +15,9 @@ export class FilesystemToolsLimits {
   maxGlobResults = 200;
   /** Most matching lines `fs_grep` shows. */
   maxGrepMatches = 100;
+  /**
+   * Longest pattern `fs_grep` and `fs_glob` accept, in characters (the regular
+   * expression and the glob alike); longer ones are refused before any search.
+   */
+  maxPatternLength = 1000;
 }

@@ -182,6 +182,8 @@ export class FilesystemToolsSection {
     readOnly: true,
   })
   glob(params: FsGlobParams, context: ToolContext): Promise<ToolResult<string>> {
+    const tooLong = this.tooLong('glob pattern', params.pattern);
+    if (tooLong !== undefined) return Promise.resolve(tooLong);
     return withFilesystem(context, async (filesystem) => {
       const paths = await filesystem.glob(params.pattern, { path: params.path ?? '.' });
       if (paths.length === 0) return ToolResult.ok('', `No files match '${params.pattern}'.`);
@@ -200,11 +202,15 @@ export class FilesystemToolsSection {
     readOnly: true,
   })
   grep(params: FsGrepParams, context: ToolContext): Promise<ToolResult<string>> {
+    const tooLong =
+      this.tooLong('pattern', params.pattern) ?? this.tooLong('glob', params.glob ?? '');
+    if (tooLong !== undefined) return Promise.resolve(tooLong);
     return withFilesystem(context, async (filesystem) => {
       const found = await filesystem.grep(params.pattern, {
         path: params.path ?? '.',
         ...(params.glob == null ? {} : { glob: params.glob }),
         ignoreCase: params.ignoreCase ?? false,
+        signal: context.signal,
       });
       const matches = found.matches;
       if (matches.length === 0) return ToolResult.ok('', `No lines match '${params.pattern}'.`);
@@ -217,6 +223,15 @@ export class FilesystemToolsSection {
       }
       return ToolResult.ok(truncateLines(lines, this.limits.maxGrepMatches).join('\n'), message);
     });
+  }
+
+  /** A failed result if `pattern` is longer than the limit, before anything is searched. */
+  private tooLong(what: string, pattern: string): ToolResult<string> | undefined {
+    const max = this.limits.maxPatternLength;
+    if (pattern.length <= max) return undefined;
+    return ToolResult.error(
+      `The ${what} is ${pattern.length} characters long; the limit is ${max}. Use a shorter, more specific one.`,
+    );
   }
 
   @Tool({

@@ -4,7 +4,7 @@ import { Describe } from '../index.js';
 
 /** Arguments of `fs_grep`. */
 export class FsGrepParams {
-  @Describe('Regular expression to look for in each line.')
+  @Describe('Regular expression to look for in each line (no backreferences or lookaround).')
   @IsString()
   pattern!: string;
 

@@ -1,8 +1,10 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { PromptRenderError } from '../errors/prompt-render-error.js';
 import { PromptValidationError } from '../errors/prompt-validation-error.js';
 import { assertOverrideApplies } from '../overrides/check-overrides.js';
 import type { PromptOverride, SectionOverride } from '../overrides/prompt-override.js';
 import { readFieldDescriptions } from '../metadata/describe-metadata.js';
+import { toJsonSchema } from '../schema/to-json-schema.js';
 import type { Session } from '../session/session.js';
 import type { DataClass } from '../tools/class-type.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
@@ -75,6 +77,7 @@ export class Prompt<O = unknown> {
         { placeholder: 'output' },
       );
     }
+    if (this.outputType !== undefined) checkOutputClass(this.outputType, `${this.ns}/${this.key}`);
     this.registry = buildPromptRegistry(this.sections);
   }
 
@@ -130,6 +133,32 @@ export class Prompt<O = unknown> {
         { sectionPath: node.path, paramsType: type, cause },
       );
     }
+  }
+}
+
+/**
+ * Refuses, when the prompt is built, an output class no answer could ever
+ * validate against: the answer is parsed like tool arguments, so every field
+ * needs a class-validator decorator, and a class without validated fields
+ * (no decorators at all, or fields TypeScript does not emit without
+ * `useDefineForClassFields`) would reject every answer at run time.
+ * @throws ConfigurationError naming the class, the field and the fix.
+ */
+function checkOutputClass(outputType: DataClass, label: string): void {
+  // Throws a ConfigurationError naming `Class.field` for a field without decorators.
+  const { schema } = toJsonSchema(outputType, 'standard');
+  const properties = schema['properties'];
+  const empty =
+    typeof properties !== 'object' || properties === null || Object.keys(properties).length === 0;
+  if (empty) {
+    throw new ConfigurationError({
+      subject: `Prompt '${label}' output ${outputType.name || '<anonymous class>'}`,
+      problem:
+        'has no fields with class-validator decorators, so no answer of the model could ever validate against it.',
+      fix:
+        'Decorate each field of the output class with class-validator decorators, e.g. ' +
+        '`class Answer { @IsString() text!: string }`, or leave output out for a free-text answer.',
+    });
   }
 }
 

@@ -92,6 +92,12 @@ export interface GrepOptions {
   readonly maxMatches?: number;
   /** Match case-insensitively (for string patterns). */
   readonly ignoreCase?: boolean;
+  /**
+   * Stops the search (rejecting with the signal's reason) once it aborts. A
+   * long search yields to the event loop as it goes, so the signal — and
+   * everything else the process runs — gets its turn.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** One matching line. */
@@ -140,7 +146,11 @@ export interface Filesystem {
   list(path?: string): Promise<readonly FileStat[]>;
   /** Paths of the files matching a glob (`*`, `?`, `**`, `[abc]`, `{a,b}`), sorted. */
   glob(pattern: string, options?: GlobOptions): Promise<readonly string[]>;
-  /** Lines matching a regular expression, sorted by path then line. */
+  /**
+   * Lines matching a regular expression, sorted by path then line. A string
+   * pattern may come from a model: match it in linear time (the in-memory
+   * filesystem uses RE2); a `RegExp` comes from the calling code.
+   */
   grep(pattern: string | RegExp, options?: GrepOptions): Promise<GrepResult>;
   /** Creates, overwrites or appends to a file. */
   write(path: string, content: string, options?: WriteOptions): Promise<WriteResult>;

@@ -21,8 +21,11 @@ import type {
 } from './filesystem.js';
 import { defaultFilesystemLimits, type FilesystemLimits } from './filesystem-limits.js';
 import { joinPath, resolvePath } from './filesystem-path.js';
+import type { GlobMatcher } from './glob-matcher.js';
 import { compileGlob } from './glob-pattern.js';
+import { compileGrepPattern, type LineMatcher } from './grep-pattern.js';
 import type { Snapshotable } from './snapshotable.js';
+import { assertCallOpen } from '../session/call-frame.js';
 
 /** Options of the {@link InMemoryFilesystem} constructor. */
 export interface InMemoryFilesystemOptions {
@@ -233,17 +236,23 @@ export class InMemoryFilesystem implements Filesystem, Snapshotable<FilesystemSn
     });
   }
 
-  /** Lines matching `pattern` (a regular expression) below `options.path`, sorted by path then line. */
-  grep(pattern: string | RegExp, options: GrepOptions = {}): Promise<GrepResult> {
-    return attempt(() => {
-      const where = options.path ?? '.';
+  /**
+   * Lines matching `pattern` below `options.path`, sorted by path then line.
+   * A string pattern (JavaScript syntax without backreferences or lookaround)
+   * runs on RE2, in time linear in the text searched, so a model may supply
+   * it; a `RegExp` runs on JavaScript's backtracking engine: pass one only
+   * from trusted code.
+   */
+  async grep(pattern: string | RegExp, options: GrepOptions = {}): Promise<GrepResult> {
+    const where = options.path ?? '.';
+    const { regex, cap, files } = await attempt(() => {
       const base = this.#resolve(where, 'grep');
-      const regex = compileRegex(pattern, options.ignoreCase ?? false, where);
-      const cap = Math.min(
+      const matcher = compileRegex(pattern, options.ignoreCase ?? false, where);
+      const most = Math.min(
         options.maxMatches ?? this.limits.maxGrepMatches,
         this.limits.maxGrepMatches,
       );
-      if (!Number.isSafeInteger(cap) || cap <= 0) {
+      if (!Number.isSafeInteger(most) || most <= 0) {
         throw fsError(
           'grep',
           where,
@@ -255,28 +264,36 @@ export class InMemoryFilesystem implements Filesystem, Snapshotable<FilesystemSn
         options.glob === undefined ? undefined : this.#compileGlob(options.glob, 'grep');
       const node = this.#lookup(base);
       if (node === undefined) throw notFound('grep', where);
-      const files: [string, FileNode][] = [];
-      if (node.kind === 'file') files.push([joinPath(base), node]);
+      const found: [string, FileNode][] = [];
+      if (node.kind === 'file') found.push([joinPath(base), node]);
       else {
         walkFiles(node, [], (relative, file) => {
           if (filter === undefined || filter.test(relative.join('/'))) {
-            files.push([joinPath([...base, ...relative]), file]);
+            found.push([joinPath([...base, ...relative]), file]);
           }
         });
       }
-      files.sort(([a], [b]) => compareNames(a, b));
-      const matches: GrepMatch[] = [];
-      for (const [path, file] of files) {
-        const lines = splitLines(file.content);
-        for (const [i, text] of lines.entries()) {
-          regex.lastIndex = 0;
-          if (!regex.test(text)) continue;
-          if (matches.length === cap) return { matches, truncated: true };
-          matches.push({ path, line: i + 1, text });
-        }
-      }
-      return { matches, truncated: false };
+      found.sort(([a], [b]) => compareNames(a, b));
+      return { regex: matcher, cap: most, files: found };
     });
+    // The files found are immutable nodes: writes made while the search yields do not change them.
+    const matches: GrepMatch[] = [];
+    let sinceYield = 0;
+    for (const [path, file] of files) {
+      const lines = splitLines(file.content);
+      for (const [i, text] of lines.entries()) {
+        sinceYield += text.length + 1;
+        if (sinceYield >= GREP_YIELD_CHARACTERS) {
+          sinceYield = 0;
+          await yieldToEventLoop();
+          options.signal?.throwIfAborted();
+        }
+        if (!regex.test(text)) continue;
+        if (matches.length === cap) return { matches, truncated: true };
+        matches.push({ path, line: i + 1, text });
+      }
+    }
+    return { matches, truncated: false };
   }
 
   /** Creates (default), overwrites or appends to a file. */
@@ -316,8 +333,7 @@ export class InMemoryFilesystem implements Filesystem, Snapshotable<FilesystemSn
           'oldText and newText are identical, so the edit would change nothing.',
         );
       }
-      const parts = file.content.split(oldText);
-      const count = parts.length - 1;
+      const count = countOccurrences(file.content, oldText);
       if (count === 0) {
         throw fsError(
           'edit',
@@ -334,7 +350,9 @@ export class InMemoryFilesystem implements Filesystem, Snapshotable<FilesystemSn
           `oldText occurs ${count} times. Include more surrounding lines to make it unique, or set replaceAll to replace every occurrence.`,
         );
       }
-      const result = this.#write('edit', path, parts.join(newText), 'overwrite', false);
+      this.#checkEditSize(path, file, oldText, newText, count);
+      const edited = file.content.split(oldText).join(newText);
+      const result = this.#write('edit', path, edited, 'overwrite', false);
       return { path: result.path, replacements: count, size: result.size };
     });
   }
@@ -476,11 +494,46 @@ export class InMemoryFilesystem implements Filesystem, Snapshotable<FilesystemSn
     return { path: joinPath(segments), created: existing === undefined, size: bytes };
   }
 
+  /**
+   * Refuses an edit whose result would exceed `maxFileBytes` before building
+   * it: a short replacement repeated over a large file could otherwise ask
+   * for hundreds of megabytes.
+   */
+  #checkEditSize(
+    path: string,
+    file: FileNode,
+    oldText: string,
+    newText: string,
+    count: number,
+  ): void {
+    const max = this.limits.maxFileBytes;
+    // UTF-8 takes at least one byte per UTF-16 code unit, so the length is a lower bound.
+    const units = file.content.length + count * (newText.length - oldText.length);
+    let bytes: number | undefined;
+    if (!loneSurrogate.test(oldText) && !loneSurrogate.test(newText)) {
+      // Whole characters replace whole characters, so sizes add up exactly.
+      bytes =
+        file.bytes +
+        count * (Buffer.byteLength(newText, 'utf8') - Buffer.byteLength(oldText, 'utf8'));
+    }
+    const least = bytes ?? units;
+    if (least > max) {
+      throw fsError(
+        'edit',
+        path,
+        'limit_exceeded',
+        `replacing ${count === 1 ? 'the occurrence' : `${count} occurrences`} would make the file ${bytes === undefined ? 'at least ' : ''}${least} bytes; the limit is ${max}. Replace fewer occurrences or a shorter text, or split the file.`,
+      );
+    }
+  }
+
   #resolve(path: string, operation: FilesystemOperation): string[] {
     return resolvePath(path, this.root, operation, this.limits);
   }
 
   #writable(operation: FilesystemOperation, path: string): void {
+    // A tool call that was rolled back must not bring its changes back by writing late.
+    assertCallOpen(() => `the filesystem (${operation} ${path})`);
     if (this.readOnly) {
       throw fsError(operation, path, 'read_only', 'the filesystem is read-only.');
     }
@@ -520,7 +573,7 @@ export class InMemoryFilesystem implements Filesystem, Snapshotable<FilesystemSn
     return node;
   }
 
-  #compileGlob(pattern: string, operation: FilesystemOperation): RegExp {
+  #compileGlob(pattern: string, operation: FilesystemOperation): GlobMatcher {
     if (typeof pattern !== 'string' || pattern === '') {
       throw fsError(
         operation,
@@ -532,21 +585,16 @@ export class InMemoryFilesystem implements Filesystem, Snapshotable<FilesystemSn
     if (pattern.startsWith('/') || pattern.split('/').includes('..')) {
       throw fsError(
         operation,
-        pattern,
+        shownPattern(pattern),
         'outside_root',
         "glob patterns are relative and cannot contain '..'. Pass the directory as path instead.",
       );
     }
-    const regex = compileGlob(pattern);
-    if (regex === undefined) {
-      throw fsError(
-        operation,
-        pattern,
-        'invalid_argument',
-        "the glob pattern has an unclosed '[' or '{'.",
-      );
+    const compiled = compileGlob(pattern);
+    if (!compiled.ok) {
+      throw fsError(operation, shownPattern(pattern), 'invalid_argument', compiled.problem);
     }
-    return regex;
+    return compiled.matcher;
   }
 
   #newDir(): DirNode {
@@ -661,7 +709,16 @@ function checkText(operation: FilesystemOperation, path: string, content: unknow
   }
 }
 
-function compileRegex(pattern: string | RegExp, ignoreCase: boolean, path: string): RegExp {
+/** How much text a search scans between two turns of the event loop (and checks of its signal). */
+const GREP_YIELD_CHARACTERS = 64 * 1024;
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => {
+    setImmediate(resolve);
+  });
+}
+
+function compileRegex(pattern: string | RegExp, ignoreCase: boolean, path: string): LineMatcher {
   if (pattern instanceof RegExp)
     return new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
   if (typeof pattern !== 'string' || pattern === '') {
@@ -672,14 +729,26 @@ function compileRegex(pattern: string | RegExp, ignoreCase: boolean, path: strin
       'the pattern must be a non-empty regular expression.',
     );
   }
-  try {
-    return new RegExp(pattern, ignoreCase ? 'iu' : 'u');
-  } catch (error) {
-    throw new FilesystemError(
-      `the pattern is not a valid regular expression (${(error as Error).message}). Escape special characters such as ( [ . * with a backslash.`,
-      { operation: 'grep', path, reason: 'invalid_argument', cause: error },
-    );
+  const compiled = compileGrepPattern(pattern, ignoreCase);
+  if (!compiled.ok) throw fsError('grep', path, 'invalid_argument', compiled.problem);
+  return compiled.matcher;
+}
+
+/** How many times `text` occurs in `content`, counted left to right without overlaps. */
+function countOccurrences(content: string, text: string): number {
+  let count = 0;
+  for (let at = content.indexOf(text); at !== -1; at = content.indexOf(text, at + text.length)) {
+    count++;
   }
+  return count;
+}
+
+/** A pattern as shown in an error: long ones are cut, so the message stays short. */
+function shownPattern(pattern: string): string {
+  const max = 100;
+  return pattern.length <= max
+    ? pattern
+    : `${pattern.slice(0, max)}… (${pattern.length} characters)`;
 }
 
 function splitLines(content: string): string[] {

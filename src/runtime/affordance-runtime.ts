@@ -9,6 +9,7 @@ import { EvaluationId, ToolCallId, ToolCallSignal } from '../container/tokens.js
 import { BudgetExceededError } from '../errors/budget-exceeded-error.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { DeadlineExceededError } from '../errors/deadline-exceeded-error.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 import { OutputParseError } from '../errors/output-parse-error.js';
 import {
   PromptEvaluationError,
@@ -347,5 +348,5 @@ function positiveInteger(value: number, name: string): number {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return describeThrown(error);
 }

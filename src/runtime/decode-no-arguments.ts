@@ -1,4 +1,6 @@
+import { describeThrown } from '../errors/describe-thrown.js';
 import { ToolValidationError } from '../errors/tool-validation-error.js';
+import { isPlainObject } from '../schema/plain-object.js';
 
 /**
  * Checks the arguments of a tool that takes none: nothing, `''`, `'{}'` or `{}`.
@@ -12,14 +14,21 @@ export function decodeNoArguments(raw: unknown): void {
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      throw new ToolValidationError(`Arguments are not valid JSON: ${(error as Error).message}`, {
+      throw new ToolValidationError(`Arguments are not valid JSON: ${describeThrown(error)}`, {
         cause: error,
       });
     }
   }
-  const empty =
-    value === undefined ||
-    value === null ||
-    (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
+  let empty: boolean;
+  try {
+    empty =
+      value === undefined ||
+      value === null ||
+      (isPlainObject(value) && Object.keys(value).length === 0);
+  } catch (error) {
+    throw new ToolValidationError(`Arguments could not be read: ${describeThrown(error)}`, {
+      cause: error,
+    });
+  }
   if (!empty) throw new ToolValidationError('Tool does not accept any arguments.');
 }

@@ -1,7 +1,12 @@
 import type { EvaluationScope } from '../container/evaluation-scope.js';
+import { boundText } from '../errors/bound-text.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 import type { PromptEventInit } from '../events/prompt-event.js';
 import { ToolResult } from '../tools/tool-result.js';
 import { cloneValue } from './clone-value.js';
+
+/** The most characters of a failed result's text that the model reads; the rest is cut with a marker. */
+export const MAX_FAILURE_TEXT_LENGTH = 8_000;
 
 /** The prompt, adapter, session and evaluation fields every event of an evaluation carries. @internal */
 export function evaluationEventFields(scope: EvaluationScope): PromptEventInit {
@@ -17,7 +22,8 @@ export function evaluationEventFields(scope: EvaluationScope): PromptEventInit {
 
 /**
  * The result as the session records it: the session freezes what it stores, so
- * the value is a copy and the application's own objects are never frozen. @internal
+ * the value is a copy wherever a copy is faithful (see `cloneValue`) and the
+ * application's own plain objects are never frozen. @internal
  */
 export function resultForSession(result: ToolResult): ToolResult {
   if (result.value === null) return result;
@@ -27,4 +33,19 @@ export function resultForSession(result: ToolResult): ToolResult {
     success: result.success,
     excludeValueFromContext: result.excludeValueFromContext,
   });
+}
+
+/**
+ * What the model reads for `result`: `toModelText()` of the result the handler
+ * returned (never of a copy), a note instead of the value when rendering it
+ * throws, and a failed result's text cut to {@link MAX_FAILURE_TEXT_LENGTH}. Never throws. @internal
+ */
+export function modelTextOf(result: ToolResult): string {
+  let text: string;
+  try {
+    text = result.toModelText();
+  } catch (error) {
+    text = `${result.message}\n\n[The value could not be rendered: ${describeThrown(error)}]`;
+  }
+  return result.success ? text : boundText(text, MAX_FAILURE_TEXT_LENGTH);
 }

@@ -1,5 +1,6 @@
 import { injectable } from 'inversify';
 
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { PromptValidationError } from '../errors/prompt-validation-error.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
@@ -26,7 +27,23 @@ export abstract class ProviderAdapter {
   /** The runtime that runs this adapter's evaluations. */
   protected readonly runtime: AffordanceRuntime;
 
+  /**
+   * @throws ConfigurationError when `runtime` is not an affordance runtime, e.g.
+   *   an adapter resolved from a container `installAffordance` was never called on.
+   */
   constructor(runtime: AffordanceRuntime) {
+    const given: unknown = runtime;
+    if (!isRuntime(given)) {
+      const name = new.target.name || 'ProviderAdapter';
+      throw new ConfigurationError({
+        subject: name,
+        problem: `was built without an AffordanceRuntime (got ${given === null ? 'null' : typeof given}): the container it was resolved from has no affordance installed.`,
+        fix:
+          'Call installAffordance(container) before resolving the adapter, e.g. ' +
+          '`installAffordance(container); container.bind(ProviderAdapter).to(OpenAIAdapter)`; ' +
+          'build an adapter yourself on the runtime it returns: new ScriptedAdapter(installAffordance(container), script).',
+      });
+    }
     this.runtime = runtime;
   }
 
@@ -68,4 +85,13 @@ export abstract class ProviderAdapter {
   evaluate<O>(prompt: Prompt<O>, options: EvaluateOptions = {}): Promise<PromptResponse<O>> {
     return this.runtime.evaluate(this, prompt, options);
   }
+}
+
+// Duck-typed rather than `instanceof` (a type-only import here): the runtime imports this module.
+function isRuntime(value: unknown): value is AffordanceRuntime {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { evaluate?: unknown }).evaluate === 'function'
+  );
 }

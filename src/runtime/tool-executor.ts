@@ -1,18 +1,33 @@
-import { DeadlineExceededError } from '../errors/deadline-exceeded-error.js';
-import { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
+import { boundText } from '../errors/bound-text.js';
+import { describeThrown } from '../errors/describe-thrown.js';
+import type { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
 import { ToolValidationError } from '../errors/tool-validation-error.js';
+import type { DispatchResult } from '../events/dispatch-result.js';
 import { ToolInvoked, type ToolOutcome } from '../events/tool-invoked.js';
 import type { TokenUsage } from '../events/token-usage.js';
 import type { EvaluationScope } from '../container/evaluation-scope.js';
 import type { ResourceSnapshot } from '../resources/resource-context.js';
 import { parseToolArguments } from '../schema/parse-tool-arguments.js';
+import { type CallFrame, outsideCallFrames } from '../session/call-frame.js';
 import type { SessionSnapshot } from '../session/session-snapshot.js';
-import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
+import { acquireSessionLock, type ReleaseLock } from './acquire-session-lock.js';
 import type { Clock } from './clock.js';
 import type { ProviderToolCall } from './conversation.js';
 import { decodeNoArguments } from './decode-no-arguments.js';
-import { evaluationEventFields, resultForSession } from './event-fields.js';
+import {
+  evaluationEventFields,
+  MAX_FAILURE_TEXT_LENGTH,
+  modelTextOf,
+  resultForSession,
+} from './event-fields.js';
+import { newCallFrame, runHandler } from './run-handler.js';
+import {
+  type CallFailure,
+  failureFor,
+  stopIfOver,
+  unknownToolMessage,
+} from './tool-call-failure.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 
 /** Options of a {@link ToolExecutor}. */
@@ -37,9 +52,11 @@ interface Invocation {
   readonly snapshot: CallSnapshot | undefined;
   readonly durationMs: number;
   /** Set when the call stops the evaluation; the error is thrown after the event is recorded (if any). */
-  readonly stop?: PromptEvaluationError;
+  readonly stop?: PromptEvaluationError | undefined;
   /** Whether the stopped call still gets a `ToolInvoked` (an interrupted call, outcome unknown). */
-  readonly recordStop?: boolean;
+  readonly recordStop?: boolean | undefined;
+  /** The session lock the call holds until it is recorded (state-changing calls only). */
+  readonly release?: ReleaseLock | undefined;
 }
 
 interface CallSnapshot {
@@ -56,6 +73,9 @@ interface CallSnapshot {
  * deadline, a cancellation or a `PromptEvaluationError` from a handler stop the
  * evaluation. Calls run in order; consecutive calls of `readOnly` tools run
  * concurrently (up to `readOnlyConcurrency`), their results still in call order.
+ * A state-changing call holds its session's write lock from its snapshot to its
+ * record, so calls of concurrent evaluations sharing a session (or of nested
+ * evaluations running side by side) never roll back each other's work.
  */
 export class ToolExecutor {
   readonly #options: ToolExecutorOptions;
@@ -76,11 +96,26 @@ export class ToolExecutor {
       const batch = this.#nextBatch(scope, calls, index);
       index += batch.length;
       const invocations = await this.#invokeAll(scope, batch);
-      for (const invocation of invocations) {
-        if (invocation.stop !== undefined && invocation.recordStop !== true) throw invocation.stop;
-        outcomes.push(this.#record(scope, invocation, options.usage));
-        if (invocation.stop !== undefined) throw invocation.stop;
+      // Read-only calls are recorded under the lock too: a value they fan out into a slice must not
+      // be erased by another evaluation's rollback. Without a lock to wait for, they record as they are.
+      let release = invocations[0]?.release;
+      if (isReadOnly(scope, batch[0] as ProviderToolCall)) {
+        const lock = lockForRecords(scope);
+        release = typeof lock === 'function' || lock === undefined ? lock : await lock;
       }
+      let stop: PromptEvaluationError | undefined;
+      try {
+        for (const invocation of invocations) {
+          if (invocation.stop !== undefined) stop ??= invocation.stop;
+          // Every interrupted call gets its record; a call stopped before it ran gets none.
+          if (invocation.stop === undefined || invocation.recordStop === true) {
+            outcomes.push(this.#record(scope, invocation, options.usage));
+          }
+        }
+      } finally {
+        release?.();
+      }
+      if (stop !== undefined) throw stop;
     }
     return outcomes;
   }
@@ -91,13 +126,11 @@ export class ToolExecutor {
     calls: readonly ProviderToolCall[],
     start: number,
   ): ProviderToolCall[] {
-    const isReadOnly = (call: ProviderToolCall | undefined): boolean =>
-      call !== undefined && scope.rendered.tool(call.name)?.readOnly === true;
     const first = calls[start];
     if (first === undefined) return [];
-    if (!isReadOnly(first)) return [first];
+    if (!isReadOnly(scope, first)) return [first];
     let end = start + 1;
-    while (end < calls.length && isReadOnly(calls[end])) end += 1;
+    while (end < calls.length && isReadOnly(scope, calls[end] as ProviderToolCall)) end += 1;
     return calls.slice(start, end);
   }
 
@@ -124,9 +157,7 @@ export class ToolExecutor {
     const started = this.#options.clock.now();
     const done = (
       result: ToolResult,
-      extra: Partial<
-        Pick<Invocation, 'params' | 'snapshot' | 'outcome' | 'stop' | 'recordStop'>
-      > = {},
+      extra: Partial<Omit<Invocation, 'call' | 'result' | 'durationMs'>> = {},
     ): Invocation => ({
       call,
       params: extra.params,
@@ -134,18 +165,19 @@ export class ToolExecutor {
       outcome: extra.outcome ?? (result.success ? 'success' : 'failure'),
       snapshot: extra.snapshot,
       durationMs: Math.max(0, this.#options.clock.now() - started),
-      ...(extra.stop === undefined
-        ? {}
-        : { stop: extra.stop, recordStop: extra.recordStop ?? false }),
+      stop: extra.stop,
+      recordStop: extra.recordStop,
+      release: extra.release,
     });
 
     const tool = scope.rendered.tool(call.name);
     if (tool?.handler === undefined)
       return done(ToolResult.error(unknownToolMessage(scope, call, tool)));
 
-    // A call made after the deadline stops the evaluation whatever its arguments (DESIGN §4 order);
+    // A call made after the deadline stops the evaluation whatever its arguments;
     // the check is repeated after parsing, which may await async validators.
-    const expired = stopIfOver(scope, `before executing tool '${call.name}'`);
+    const activity = `before executing tool '${tool.name}'`;
+    const expired = stopIfOver(scope, activity);
     if (expired !== undefined) return done(ToolResult.error(expired.message), { stop: expired });
 
     let params: unknown;
@@ -157,29 +189,67 @@ export class ToolExecutor {
         });
       }
     } catch (error) {
-      const message = ToolValidationError.is(error) ? error.message : describeError(error);
+      const message = ToolValidationError.is(error) ? error.message : describeThrown(error);
       return done(ToolResult.error(`Tool validation failed: ${message}`));
     }
 
-    const stopBefore = stopIfOver(scope, `before executing tool '${call.name}'`);
-    if (stopBefore !== undefined)
-      return done(ToolResult.error(stopBefore.message), { stop: stopBefore });
-
-    const callScope = scope.openCall(call.callId, scope.signal);
-    try {
-      const snapshot = tool.readOnly ? undefined : takeSnapshot(scope, callScope.resources);
+    let release: ReleaseLock | undefined;
+    if (!tool.readOnly) {
       try {
-        const result = await runHandler(tool, params, callScope.context, scope.signal);
-        if (!result.success) restoreSnapshot(snapshot);
-        return done(result, { params, snapshot });
+        const lock = acquireSessionLock(scope.session, scope.signal);
+        release = typeof lock === 'function' ? lock : await lock;
       } catch (error) {
-        restoreSnapshot(snapshot);
-        const [result, extra] = failureFor(scope, tool, error);
-        return done(result, { ...extra, params });
+        // Aborted while waiting (reported below), or asked from a call that was already rolled back.
+        const stop = stopIfOver(scope, activity);
+        if (stop !== undefined) return done(ToolResult.error(stop.message), { stop });
+        return done(
+          ToolResult.error(`Tool '${tool.name}' could not start: ${describeThrown(error)}`),
+        );
       }
-    } finally {
-      await callScope.dispose();
     }
+    const stopBefore = stopIfOver(scope, activity);
+    if (stopBefore !== undefined) {
+      release?.();
+      return done(ToolResult.error(stopBefore.message), { stop: stopBefore });
+    }
+
+    const frame = newCallFrame(tool, call.callId, tool.readOnly ? undefined : scope.session);
+    let callScope: ReturnType<EvaluationScope['openCall']> | undefined;
+    let snapshot: CallSnapshot | undefined;
+    let invocation: Invocation;
+    try {
+      callScope = scope.openCall(call.callId, scope.signal);
+      snapshot = tool.readOnly ? undefined : takeSnapshot(scope, callScope.resources);
+    } catch (error) {
+      // Opening the call failed (a resource's own snapshot threw): the handler never runs.
+      frame.end();
+      release?.();
+      await callScope?.dispose().catch(() => undefined);
+      return done(
+        ToolResult.error(`Tool '${tool.name}' could not start: ${describeThrown(error)}`),
+        { params },
+      );
+    }
+    try {
+      const result = await runHandler(tool, params, callScope.context, scope.signal, frame);
+      if (!result.success) rollBack(snapshot, frame, 'failed');
+      invocation = done(result, { params, snapshot, release });
+    } catch (error) {
+      const failure: CallFailure = failureFor(scope, tool, error);
+      rollBack(snapshot, frame, failure.outcome === 'unknown' ? 'was interrupted' : 'failed');
+      invocation = done(failure.result, { ...failure, params, release });
+    } finally {
+      frame.end();
+    }
+    try {
+      await callScope.dispose();
+    } catch (error) {
+      // Closing the call's scope failed (a deactivation hook or resource threw): the call fails.
+      if (invocation.result.success) rollBack(snapshot, frame, 'failed');
+      const message = `Tool '${tool.name}' ran, but closing its call scope failed: ${describeThrown(error)}`;
+      return { ...invocation, result: ToolResult.error(message), outcome: 'failure' };
+    }
+    return invocation;
   }
 
   #record(
@@ -188,9 +258,10 @@ export class ToolExecutor {
     usage: TokenUsage | undefined,
   ): ToolCallOutcome {
     const { call } = invocation;
-    let result = resultForSession(invocation.result);
-    let message = result.toModelText();
-    const event = new ToolInvoked({
+    // The model reads the original result; the session keeps a copy where a copy is faithful.
+    let message = modelTextOf(invocation.result);
+    let result = boundedFailure(resultForSession(invocation.result));
+    const init = {
       ...evaluationEventFields(scope),
       name: call.name,
       callId: call.callId,
@@ -202,51 +273,83 @@ export class ToolExecutor {
       outcome: invocation.outcome,
       durationMs: invocation.durationMs,
       usage,
-    });
-    const dispatched = scope.session.dispatch(event);
+    };
+    let event: ToolInvoked;
+    let dispatched: DispatchResult<ToolInvoked>;
+    // A call that did not succeed is recorded even from inside an enclosing call that was rolled
+    // back (a nested evaluation's interrupted call): the record is history, not a change.
+    const dispatch = (recorded: ToolInvoked): DispatchResult<ToolInvoked> =>
+      invocation.outcome === 'success'
+        ? scope.session.dispatch(recorded)
+        : outsideCallFrames(() => scope.session.dispatch(recorded));
+    try {
+      event = new ToolInvoked(init);
+      dispatched = dispatch(event);
+    } catch (error) {
+      // The session cannot hold the value or the arguments (e.g. a Proxy that refuses to be
+      // frozen): record the call without them, saying so, so the call still has its one record.
+      result = new ToolResult({
+        message: result.message,
+        value: null,
+        success: result.success,
+        excludeValueFromContext: result.excludeValueFromContext,
+      });
+      event = new ToolInvoked({
+        ...init,
+        params: undefined,
+        rawArguments:
+          typeof call.arguments === 'string'
+            ? call.arguments
+            : `[arguments not recorded: ${describeThrown(error)}]`,
+        result,
+      });
+      dispatched = dispatch(event);
+    }
     if (!dispatched.ok) {
       if (result.success) restoreSnapshot(invocation.snapshot);
-      const reasons = dispatched.errors.map((failure) => describeError(failure.error)).join('; ');
+      const failures = dispatched.errors;
+      const reasons = failures
+        .slice(0, 5)
+        .map((failure) => describeThrown(failure.error))
+        .join('; ');
+      const more = failures.length > 5 ? `; and ${failures.length - 5} more` : '';
       result = new ToolResult({
-        message: `Reducer errors prevented applying tool result: ${reasons}`,
+        message: `Reducer errors prevented applying tool result: ${reasons}${more}`,
         value: result.value,
         success: result.success,
         excludeValueFromContext: result.excludeValueFromContext,
       });
-      message = result.toModelText();
+      message = modelTextOf(result);
     }
     return { call, result, message, event };
   }
 }
 
-function unknownToolMessage(
+/** The session lock for recording a read-only batch; none when waiting for it was cut short. */
+function lockForRecords(
   scope: EvaluationScope,
-  call: ProviderToolCall,
-  tool: ToolDefinition | undefined,
-): string {
-  if (tool !== undefined) {
-    return `Tool '${call.name}' is executed by the provider and cannot be called as a function.`;
+): ReleaseLock | Promise<ReleaseLock | undefined> | undefined {
+  try {
+    const lock = acquireSessionLock(scope.session, scope.signal);
+    return typeof lock === 'function' ? lock : lock.catch(() => undefined);
+  } catch {
+    return undefined;
   }
-  const available = scope.rendered.tools.filter((t) => t.handler !== undefined).map((t) => t.name);
-  return `Unknown tool '${call.name}'. Available tools: ${available.length === 0 ? 'none' : available.join(', ')}.`;
 }
 
-function stopIfOver(scope: EvaluationScope, activity: string): PromptEvaluationError | undefined {
-  if (scope.deadline?.expired === true) {
-    return new PromptEvaluationError(`Deadline expired ${activity}.`, {
-      phase: 'tool',
-      prompt: `${scope.prompt.ns}/${scope.prompt.key}`,
-      providerPayload: { deadlineExpiresAt: scope.deadline.expiresAt.toISOString() },
-    });
-  }
-  if (scope.signal.aborted) {
-    return new PromptEvaluationError(`Evaluation was cancelled ${activity}.`, {
-      phase: 'tool',
-      prompt: `${scope.prompt.ns}/${scope.prompt.key}`,
-      cause: scope.signal.reason,
-    });
-  }
-  return undefined;
+function isReadOnly(scope: EvaluationScope, call: ProviderToolCall): boolean {
+  return scope.rendered.tool(call.name)?.readOnly === true;
+}
+
+/** A failed result with its message cut to the bound the model reads. */
+function boundedFailure(result: ToolResult): ToolResult {
+  if (result.success || result.message.length <= MAX_FAILURE_TEXT_LENGTH) return result;
+  return new ToolResult({
+    message: boundText(result.message, MAX_FAILURE_TEXT_LENGTH),
+    value: result.value,
+    success: false,
+    excludeValueFromContext: result.excludeValueFromContext,
+  });
 }
 
 function takeSnapshot(
@@ -262,87 +365,10 @@ function restoreSnapshot(snapshot: CallSnapshot | undefined): void {
   snapshot.scope.resources.restore(snapshot.resources);
 }
 
-const interrupted = Symbol('interrupted');
-
-/** Runs the handler, giving up (as "interrupted") when `signal` aborts first. */
-async function runHandler(
-  tool: ToolDefinition,
-  params: unknown,
-  context: Parameters<NonNullable<ToolDefinition['handler']>>[1],
-  signal: AbortSignal,
-): Promise<ToolResult> {
-  const handler = tool.handler as NonNullable<ToolDefinition['handler']>;
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<typeof interrupted>((resolve) => {
-    onAbort = () => {
-      resolve(interrupted);
-    };
-    if (signal.aborted) resolve(interrupted);
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    const outcome = await Promise.race([
-      Promise.resolve().then(() => handler(params, context)),
-      aborted,
-    ]);
-    if (outcome === interrupted) throw new InterruptedCall();
-    if (!(outcome instanceof ToolResult)) {
-      throw new TypeError(
-        `the handler returned ${describeValue(outcome)} instead of a ToolResult; return ToolResult.ok(value) or ToolResult.error(message)`,
-      );
-    }
-    return outcome;
-  } finally {
-    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
-  }
-}
-
-class InterruptedCall extends Error {}
-
-function failureFor(
-  scope: EvaluationScope,
-  tool: ToolDefinition,
-  error: unknown,
-): [ToolResult, Partial<Pick<Invocation, 'outcome' | 'stop' | 'recordStop'>>] {
-  const prompt = `${scope.prompt.ns}/${scope.prompt.key}`;
-  if (error instanceof InterruptedCall || DeadlineExceededError.is(error)) {
-    const why =
-      scope.deadline?.expired === true || DeadlineExceededError.is(error)
-        ? 'the deadline passed'
-        : 'the evaluation was cancelled';
-    const stop = new PromptEvaluationError(
-      `Tool '${tool.name}' was interrupted because ${why}; its outcome is unknown and its state changes were rolled back.`,
-      {
-        phase: 'tool',
-        prompt,
-        cause: error instanceof InterruptedCall ? scope.signal.reason : error,
-        providerPayload:
-          scope.deadline === undefined
-            ? undefined
-            : { deadlineExpiresAt: scope.deadline.expiresAt.toISOString() },
-      },
-    );
-    return [
-      ToolResult.error(`Interrupted: ${why}; outcome unknown.`),
-      { outcome: 'unknown', stop, recordStop: true },
-    ];
-  }
-  if (PromptEvaluationError.is(error)) {
-    return [ToolResult.error(error.message), { stop: error }];
-  }
-  if (ToolValidationError.is(error)) {
-    return [ToolResult.error(`Tool validation failed: ${error.message}`), {}];
-  }
-  return [ToolResult.error(`Tool '${tool.name}' execution failed: ${describeError(error)}`), {}];
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message === '' ? error.name : error.message;
-  return typeof error === 'string' ? error : JSON.stringify(error);
-}
-
-function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === 'object') return `an instance of ${value.constructor.name}`;
-  return `a ${typeof value}`;
+/** Restores the call's snapshot, then refuses whatever its handler still tries to write. */
+function rollBack(snapshot: CallSnapshot | undefined, frame: CallFrame, how: string): void {
+  // An interrupted read-only call has nothing to restore but must not write later either.
+  if (snapshot === undefined && how !== 'was interrupted') return;
+  frame.close(how);
+  restoreSnapshot(snapshot);
 }

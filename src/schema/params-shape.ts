@@ -174,7 +174,7 @@ export function analyseParamsClass(cls: AnyClass): ParamsShape {
       problems.push([
         name,
         'has no class-validator decorator, so class-validator rejects it as a non-whitelisted property.',
-        'Add a validator such as @IsString() (or @Allow() to accept any value), or remove the field from the params class.',
+        'Add a validator such as @IsString() (or @Allow() to accept any value), or remove the field from the class.',
       ]);
     }
   }

@@ -5,6 +5,7 @@ import {
 } from 'class-transformer';
 import { validate, type ValidatorOptions } from 'class-validator';
 
+import { describeThrown } from '../errors/describe-thrown.js';
 import { ToolValidationError, type ToolValidationIssue } from '../errors/tool-validation-error.js';
 import { normalizeStrictArguments } from './normalize-strict-arguments.js';
 import type { SchemaProfile } from './params-json-schema.js';
@@ -166,15 +167,14 @@ function describeValue(value: unknown): string {
     case 'object':
       break;
   }
-  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-  return typeof name === 'string' && name !== '' ? `a ${name} object` : 'a non-plain object';
+  try {
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== '' ? `a ${name} object` : 'a non-plain object';
+  } catch {
+    return 'an object that cannot be read';
+  }
 }
 
 function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  try {
-    return String(error);
-  } catch {
-    return 'unknown error';
-  }
+  return describeThrown(error);
 }

@@ -10,6 +10,7 @@ import { PromptExecuted } from '../events/prompt-executed.js';
 import { ToolInvoked } from '../events/tool-invoked.js';
 import type { Snapshotable } from '../resources/snapshotable.js';
 import { type Clock, systemClock } from '../runtime/clock.js';
+import { assertCallOpen } from './call-frame.js';
 import { deepFreeze } from './deep-freeze.js';
 import { isClassInstance } from './is-class-instance.js';
 import { PersistentList } from './persistent-list.js';
@@ -69,7 +70,11 @@ const reservedTags = ['sessionId', 'parentSessionId'] as const;
  * frozen and slices are immutable lists, so `snapshot()` costs the same for
  * ten values or a million and reducers cannot corrupt state. Every `dispatch`
  * runs to completion before another can start, so concurrent async tasks
- * dispatching into one session never lose or interleave updates.
+ * dispatching into one session never lose or interleave updates. The runtime
+ * runs the state-changing tool calls of every evaluation that shares a session
+ * one at a time (nested evaluations inside a call included), so a failed call's
+ * rollback never erases another call's committed work; and a call that was
+ * rolled back can no longer write to it (see `ToolCallClosedError`).
  */
 export class Session implements Snapshotable<SessionSnapshot> {
   /** The session's id. */
@@ -92,6 +97,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
   readonly #clock: Clock;
   readonly #userTags: Readonly<Record<string, string>>;
   readonly #context: ReducerContext;
+  readonly #writeTarget = (): string => `session ${this.sessionId}`;
 
   constructor(options: SessionOptions = {}) {
     this.#clock = options.clock ?? systemClock;
@@ -152,6 +158,9 @@ export class Session implements Snapshotable<SessionSnapshot> {
         () => this.#store,
         type,
         (eventType, event) => this.#dispatch(eventType, event),
+        () => {
+          assertCallOpen(this.#writeTarget);
+        },
       );
       this.#accessors.set(type, accessor);
     }
@@ -295,6 +304,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
   }
 
   #dispatch<E extends object>(eventType: EventType<E>, event: E): DispatchResult<E> {
+    assertCallOpen(this.#writeTarget);
     deepFreeze(event);
     const invoked: DispatchParticipant[] = [];
     const failures: DispatchFailure[] = [];

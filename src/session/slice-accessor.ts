@@ -24,11 +24,18 @@ export type DispatchAs = <E extends object>(type: EventType<E>, event: E) => Dis
  */
 export class SliceAccessor<T extends object> extends SliceReader<T> {
   private readonly dispatchAs: DispatchAs;
+  private readonly checkWritable: () => void;
 
   /** @internal Use `session.slice(Type)`. */
-  constructor(store: () => SliceStore, type: SliceType<T>, dispatchAs: DispatchAs) {
+  constructor(
+    store: () => SliceStore,
+    type: SliceType<T>,
+    dispatchAs: DispatchAs,
+    checkWritable: () => void,
+  ) {
     super(store, type);
     this.dispatchAs = dispatchAs;
+    this.checkWritable = checkWritable;
   }
 
   /**
@@ -48,6 +55,7 @@ export class SliceAccessor<T extends object> extends SliceReader<T> {
 
   /** Replaces the slice's content with `values` (or one value), without running reducers. */
   seed(values: T | Iterable<T>): void {
+    this.checkWritable();
     const items = values instanceof this.type || !isIterable(values) ? [values] : [...values];
     const subject = `session.slice(${this.type.name}).seed`;
     this.store().setList(
@@ -58,6 +66,7 @@ export class SliceAccessor<T extends object> extends SliceReader<T> {
 
   /** Removes the values for which `predicate` holds, or every value. */
   clear(predicate?: (value: T) => boolean): void {
+    this.checkWritable();
     const list = this.list();
     this.store().setList(
       this.type,

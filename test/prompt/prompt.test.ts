@@ -26,7 +26,7 @@ class SearchParams {
   @IsString() query!: string;
 }
 class Hit {
-  title!: string;
+  @IsString() title!: string;
 }
 
 function tool(

@@ -1,0 +1,122 @@
+import { boundText } from '../errors/bound-text.js';
+import { DeadlineExceededError } from '../errors/deadline-exceeded-error.js';
+import { describeThrown } from '../errors/describe-thrown.js';
+import { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
+import { ToolValidationError } from '../errors/tool-validation-error.js';
+import type { ToolOutcome } from '../events/tool-invoked.js';
+import type { EvaluationScope } from '../container/evaluation-scope.js';
+import type { ToolDefinition } from '../tools/tool-definition.js';
+import { ToolResult } from '../tools/tool-result.js';
+import type { ProviderToolCall } from './conversation.js';
+import { InterruptedCall } from './run-handler.js';
+
+/** The most characters of a model-supplied tool name quoted back in a message. */
+const MAX_QUOTED_NAME_LENGTH = 100;
+
+/** How a failed call ends: its result, its outcome, and whether it stops the evaluation. @internal */
+export interface CallFailure {
+  readonly result: ToolResult;
+  readonly outcome?: ToolOutcome;
+  /** Set when the call stops the evaluation. */
+  readonly stop?: PromptEvaluationError;
+  /** Whether the stopped call still gets a `ToolInvoked` (an interrupted call, outcome unknown). */
+  readonly recordStop?: boolean;
+}
+
+/** "Unknown tool 'x'. Available tools: a, b." or why a provider-executed tool cannot be called. @internal */
+export function unknownToolMessage(
+  scope: EvaluationScope,
+  call: ProviderToolCall,
+  tool: ToolDefinition | undefined,
+): string {
+  const name = quotedName(call.name);
+  if (tool !== undefined) {
+    return `Tool ${name} is executed by the provider and cannot be called as a function.`;
+  }
+  const available = scope.rendered.tools.filter((t) => t.handler !== undefined).map((t) => t.name);
+  return `Unknown tool ${name}. Available tools: ${available.length === 0 ? 'none' : available.join(', ')}.`;
+}
+
+/** The error that stops the evaluation when its deadline passed or it was cancelled, else `undefined`. @internal */
+export function stopIfOver(
+  scope: EvaluationScope,
+  activity: string,
+): PromptEvaluationError | undefined {
+  if (scope.deadline?.expired === true) {
+    return new PromptEvaluationError(`Deadline expired ${activity}.`, {
+      phase: 'tool',
+      prompt: `${scope.prompt.ns}/${scope.prompt.key}`,
+      providerPayload: { deadlineExpiresAt: scope.deadline.expiresAt.toISOString() },
+    });
+  }
+  if (scope.signal.aborted) {
+    return new PromptEvaluationError(`Evaluation was cancelled ${activity}.`, {
+      phase: 'tool',
+      prompt: `${scope.prompt.ns}/${scope.prompt.key}`,
+      cause: scope.signal.reason,
+    });
+  }
+  return undefined;
+}
+
+/**
+ * The failure for whatever a handler threw: an interruption (deadline or
+ * cancellation) stops the evaluation with outcome `unknown`; a
+ * `PromptEvaluationError` stops it; a `ToolValidationError` and anything
+ * else (any value at all) become a failed result with a bounded message. @internal
+ */
+export function failureFor(
+  scope: EvaluationScope,
+  tool: ToolDefinition,
+  error: unknown,
+): CallFailure {
+  const prompt = `${scope.prompt.ns}/${scope.prompt.key}`;
+  if (isInterruption(error) || DeadlineExceededError.is(error)) {
+    const why =
+      scope.deadline?.expired === true || DeadlineExceededError.is(error)
+        ? 'the deadline passed'
+        : 'the evaluation was cancelled';
+    const stop = new PromptEvaluationError(
+      `Tool '${tool.name}' was interrupted because ${why}; its outcome is unknown and its state changes were rolled back.`,
+      {
+        phase: 'tool',
+        prompt,
+        cause: isInterruption(error) ? scope.signal.reason : error,
+        providerPayload:
+          scope.deadline === undefined
+            ? undefined
+            : { deadlineExpiresAt: scope.deadline.expiresAt.toISOString() },
+      },
+    );
+    return {
+      result: ToolResult.error(`Interrupted: ${why}; outcome unknown.`),
+      outcome: 'unknown',
+      stop,
+      recordStop: true,
+    };
+  }
+  if (PromptEvaluationError.is(error)) {
+    return { result: ToolResult.error(describeThrown(error)), stop: error };
+  }
+  if (ToolValidationError.is(error)) {
+    return { result: ToolResult.error(`Tool validation failed: ${describeThrown(error)}`) };
+  }
+  return {
+    result: ToolResult.error(`Tool '${tool.name}' execution failed: ${describeThrown(error)}`),
+  };
+}
+
+function isInterruption(error: unknown): boolean {
+  try {
+    return error instanceof InterruptedCall;
+  } catch {
+    // A Proxy whose getPrototypeOf trap throws is not one of ours.
+    return false;
+  }
+}
+
+/** A model-supplied name quoted for a message, cut when long. @internal */
+export function quotedName(name: unknown): string {
+  const text = typeof name === 'string' ? name : describeThrown(name);
+  return `'${boundText(text, MAX_QUOTED_NAME_LENGTH)}'`;
+}

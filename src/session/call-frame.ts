@@ -1,0 +1,117 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+import { ToolCallClosedError } from '../errors/tool-call-closed-error.js';
+import { Mutex } from './mutex.js';
+
+/**
+ * One running tool call as the sessions see it, carried through everything
+ * the handler awaits (timers and nested evaluations included). It tells a
+ * session which calls are nested in which, so the write lock is re-entrant
+ * for nested work, and it is closed when the call is rolled back, so writes
+ * its handler makes afterwards are refused. @internal
+ */
+export class CallFrame {
+  /** The session whose write lock the call holds, if it holds one. */
+  readonly lockedSession: object | undefined;
+  /** `tool 'name' (call id)`, for messages. */
+  readonly label: string;
+  /** The call this one runs inside, if any. */
+  readonly parent: CallFrame | undefined;
+  #children: Mutex | undefined;
+  #closedBecause: string | undefined;
+  #ended = false;
+
+  constructor(label: string, lockedSession: object | undefined, parent: CallFrame | undefined) {
+    this.label = label;
+    this.lockedSession = lockedSession;
+    this.parent = parent;
+  }
+
+  /** Serialises the state-changing calls nested inside this one. */
+  get children(): Mutex {
+    this.#children ??= new Mutex();
+    return this.#children;
+  }
+
+  /** Why writes from this call are refused, once it was rolled back. */
+  get closedBecause(): string | undefined {
+    return this.#closedBecause;
+  }
+
+  /** Whether the call has returned to the executor (its lock is no longer held). */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Marks the call finished; nested work started later no longer counts as inside it. */
+  end(): void {
+    this.#ended = true;
+  }
+
+  /** Refuses every later write from this call (and what runs inside it), saying `reason`. */
+  close(reason: string): void {
+    this.#closedBecause ??= reason;
+    this.#ended = true;
+  }
+}
+
+const frames = new AsyncLocalStorage<CallFrame>();
+
+/** The innermost tool call the current code runs in, if any. @internal */
+export function currentCallFrame(): CallFrame | undefined {
+  return frames.getStore();
+}
+
+/** Runs `fn` as the code of `frame`'s call. @internal */
+export function runInCallFrame<R>(frame: CallFrame, fn: () => R): R {
+  return frames.run(frame, fn);
+}
+
+/**
+ * Runs `fn` as code of no tool call: for recording what a call that was
+ * rolled back did (its failed or unknown outcome), which is history, not a
+ * change it makes. @internal
+ */
+export function outsideCallFrames<R>(fn: () => R): R {
+  return frames.exit(fn);
+}
+
+/**
+ * Throws when the current code belongs to a tool call that was rolled back
+ * (interrupted by a deadline or cancellation, or failed): its changes were
+ * undone, so a late write must not bring them back. `target` names what was
+ * about to be written (called only on refusal), e.g. `session 1234`. @internal
+ */
+export function assertCallOpen(target: () => string): void {
+  for (let frame = frames.getStore(); frame !== undefined; frame = frame.parent) {
+    const reason = frame.closedBecause;
+    if (reason !== undefined) throw new ToolCallClosedError(frame.label, reason, target());
+  }
+}
+
+const roots = new WeakMap<object, Mutex>();
+
+/**
+ * The lock a state-changing call on `session` must hold: the lock of the
+ * enclosing call that holds `session` (nested work waits only for its
+ * siblings), else the session's own.
+ * @throws ToolCallClosedError when the current call was rolled back.
+ * @internal
+ */
+export function sessionLock(session: object): Mutex {
+  assertCallOpen(() => `the write lock of session ${describeSession(session)}`);
+  for (let frame = frames.getStore(); frame !== undefined; frame = frame.parent) {
+    if (frame.lockedSession === session && !frame.ended) return frame.children;
+  }
+  let root = roots.get(session);
+  if (root === undefined) {
+    root = new Mutex();
+    roots.set(session, root);
+  }
+  return root;
+}
+
+function describeSession(session: object): string {
+  const id = (session as { sessionId?: unknown }).sessionId;
+  return typeof id === 'string' ? id : '(unnamed)';
+}
