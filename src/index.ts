@@ -141,11 +141,9 @@ export type {
   WriteResult,
 } from './resources/filesystem.js';
 export { defaultFilesystemLimits, type FilesystemLimits } from './resources/filesystem-limits.js';
-export {
-  InMemoryFilesystem,
-  type FilesystemSnapshot,
-  type InMemoryFilesystemOptions,
-} from './resources/in-memory-filesystem.js';
+export type { FilesystemSnapshot } from './resources/filesystem-snapshot.js';
+export { InMemoryFilesystem } from './resources/in-memory-filesystem.js';
+export type { InMemoryFilesystemOptions } from './resources/in-memory-filesystem-options.js';
 export type { ResourceBinding, ResourceResolver } from './resources/resource-binding.js';
 export { ResourceContext, ResourceSnapshot } from './resources/resource-context.js';
 export { ResourceToken, type ResourceKey } from './resources/resource-key.js';

@@ -1,8 +1,9 @@
 import { AffordanceError, type AffordanceErrorCode } from './affordance-error.js';
 
 /**
- * A write (to a session, or to a filesystem) came from a tool call whose
- * changes were already rolled back: the call was interrupted by a deadline or
+ * A write (to a session, or to a filesystem), a nested state-changing call or
+ * a nested evaluation's next request came from a tool call whose changes were
+ * already rolled back: the call was interrupted by a deadline or
  * a cancellation, or it failed, and its handler went on running. The write is
  * refused so that the rolled-back changes cannot reappear. Thrown inside the
  * handler's own code; the evaluation has already moved on.
@@ -13,10 +14,10 @@ export class ToolCallClosedError extends AffordanceError {
   /** The call, as `tool 'name' (call id)`. */
   readonly call: string;
 
-  constructor(call: string, reason: string, target: string) {
+  constructor(call: string, reason: string, action: string) {
     super(
       'tool_call_closed',
-      `${call}: refused a write to ${target}: the call ${reason} and its changes were rolled back. ` +
+      `${call}: refused ${action}: the call ${reason} and its changes were rolled back. ` +
         'Fix: stop work when context.signal aborts (check context.signal.aborted, or pass the signal to what you await), and do not write after a handler has returned.',
     );
     this.call = call;

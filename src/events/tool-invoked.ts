@@ -21,7 +21,7 @@ export interface ToolInvokedInit<P = unknown, R = unknown> extends PromptEventIn
   readonly rawArguments?: unknown;
   /** What the call produced. */
   readonly result: ToolResult<R>;
-  /** The tool message exactly as sent back to the provider. */
+  /** The tool message rendered from the result (see {@link ToolInvoked.renderedMessage}). */
   readonly renderedMessage?: string | undefined;
   /** Whether the provider executed the tool itself (a native tool). Defaults to `false`. */
   readonly native?: boolean | undefined;
@@ -49,7 +49,13 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
   readonly rawArguments: unknown;
   /** What the call produced. */
   readonly result: ToolResult<R>;
-  /** The tool message exactly as sent to the provider (defaults to `result.toModelText()`). */
+  /**
+   * The tool message rendered from the result the handler returned (defaults to
+   * `result.toModelText()`). The provider receives exactly this text, unless a
+   * reducer or subscriber fails on this very event: the model then reads
+   * "Reducer errors prevented applying tool result: …" instead, as the
+   * evaluation's `toolCalls` (each call's `message`) show.
+   */
   readonly renderedMessage: string;
   /** Whether the provider executed the tool itself. */
   readonly native: boolean;

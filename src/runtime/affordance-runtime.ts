@@ -23,6 +23,7 @@ import { RenderedPrompt } from '../prompt/rendered-prompt.js';
 import { sectionClassOf } from '../prompt/section-from-class.js';
 import { ToolContext } from '../tools/tool-context.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
+import { assertCallOpen } from '../session/call-frame.js';
 import { Session } from '../session/session.js';
 import { BudgetTracker } from './budget-tracker.js';
 import { Deadline } from './deadline.js';
@@ -195,6 +196,8 @@ export class AffordanceRuntime {
           );
         }
         stopIfOver(scope, 'before the provider request', 'request', fail);
+        // A nested evaluation whose enclosing call was rolled back asks the model nothing more.
+        assertCallOpen(() => `request ${turn + 1} to the provider for ${label}`);
         let answer: ProviderTurn;
         try {
           answer = await adapter.request({

@@ -79,13 +79,13 @@ export function outsideCallFrames<R>(fn: () => R): R {
 /**
  * Throws when the current code belongs to a tool call that was rolled back
  * (interrupted by a deadline or cancellation, or failed): its changes were
- * undone, so a late write must not bring them back. `target` names what was
- * about to be written (called only on refusal), e.g. `session 1234`. @internal
+ * undone, so a late write must not bring them back. `action` says what was
+ * refused (called only on refusal), e.g. `a write to session 1234`. @internal
  */
-export function assertCallOpen(target: () => string): void {
+export function assertCallOpen(action: () => string): void {
   for (let frame = frames.getStore(); frame !== undefined; frame = frame.parent) {
     const reason = frame.closedBecause;
-    if (reason !== undefined) throw new ToolCallClosedError(frame.label, reason, target());
+    if (reason !== undefined) throw new ToolCallClosedError(frame.label, reason, action());
   }
 }
 
@@ -99,7 +99,7 @@ const roots = new WeakMap<object, Mutex>();
  * @internal
  */
 export function sessionLock(session: object): Mutex {
-  assertCallOpen(() => `the write lock of session ${describeSession(session)}`);
+  assertCallOpen(() => `a new state-changing call on session ${describeSession(session)}`);
   for (let frame = frames.getStore(); frame !== undefined; frame = frame.parent) {
     if (frame.lockedSession === session && !frame.ended) return frame.children;
   }

@@ -97,7 +97,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
   readonly #clock: Clock;
   readonly #userTags: Readonly<Record<string, string>>;
   readonly #context: ReducerContext;
-  readonly #writeTarget = (): string => `session ${this.sessionId}`;
+  readonly #writeTarget = (): string => `a write to session ${this.sessionId}`;
 
   constructor(options: SessionOptions = {}) {
     this.#clock = options.clock ?? systemClock;

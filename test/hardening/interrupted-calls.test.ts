@@ -135,6 +135,58 @@ describe('A call that was interrupted cannot write after its rollback', () => {
   });
 });
 
+describe('A nested evaluation inside a call that was interrupted stops', () => {
+  it('asks the model nothing more once its enclosing call was rolled back', async () => {
+    const controller = new AbortController();
+    const release = deferred();
+    const childOutcome = deferred<unknown>();
+    const wait = new ToolDefinition({
+      name: 'wait_for_gate',
+      description: 'Waits for the test.',
+      readOnly: true,
+      handler: async () => {
+        controller.abort();
+        await release.promise;
+        // A failure: its record is history and still lands; the next request is what must not happen.
+        return ToolResult.error('gate closed');
+      },
+    });
+    const child = promptWith([wait]);
+    const delegate = new ToolDefinition({
+      name: 'delegate',
+      description: 'Runs a sub-agent without passing its signal on.',
+      handler: async (_params: undefined, context: ToolContext) => {
+        try {
+          await context.adapter.evaluate(child, { session: context.session });
+          childOutcome.resolve('completed');
+        } catch (error) {
+          childOutcome.resolve(error);
+        }
+        return ToolResult.ok(null, 'delegated');
+      },
+    });
+    const session = new Session();
+    const { adapter } = createTestRuntime({
+      script: [
+        { toolCalls: [{ name: 'delegate', callId: 'outer' }] },
+        { toolCalls: [{ name: 'wait_for_gate', callId: 'inner' }] },
+        // Never requested: the sub-agent stops once the delegate call was rolled back.
+        { text: 'child answer' },
+      ],
+    });
+    await catchRejection(PromptEvaluationError, () =>
+      adapter.evaluate(promptWith([delegate]), { session, signal: controller.signal }),
+    );
+    release.resolve();
+    const outcome = await childOutcome.promise;
+    expect(ToolCallClosedError.is(outcome)).toBe(true);
+    expect((outcome as Error).message).toMatch(
+      /^Tool 'delegate' \(call outer\): refused request 2 to the provider for hardening\/interrupted: the call was interrupted/,
+    );
+    expect(adapter.requests).toHaveLength(2);
+  });
+});
+
 describe('Every interrupted call of a read-only batch gets its own record', () => {
   it('records outcome unknown for each of the calls that were running', async () => {
     const controller = new AbortController();
