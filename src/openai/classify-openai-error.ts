@@ -19,12 +19,15 @@ export interface OpenAIFailure {
 }
 
 const retryableStatuses = new Set([408, 409, 429]);
+/** Error codes no later attempt can fix, whatever the status or `x-should-retry` say. */
+const terminalCodes = new Set(['insufficient_quota']);
 
 /**
  * Reads an error thrown by the OpenAI SDK (or by reading its response): HTTP
  * 408, 409, 429 and 5xx, connection errors, timeouts and unreadable bodies
  * are retryable (an `x-should-retry` header overrides the status rule);
- * aborts and other 4xx are not.
+ * aborts, other 4xx and a 429 `insufficient_quota` (the account has no quota
+ * left; waiting does not bring it back) are not.
  */
 export function classifyOpenAIError(error: unknown, now: number): OpenAIFailure {
   if (error instanceof APIUserAbortError) {
@@ -69,6 +72,7 @@ function apiFailure(error: ApiErrorFields, now: number): OpenAIFailure {
   let retryable = status !== undefined && (retryableStatuses.has(status) || status >= 500);
   if (shouldRetry === 'true') retryable = true;
   if (shouldRetry === 'false') retryable = false;
+  if (code !== undefined && terminalCodes.has(code)) retryable = false;
   return failure({
     retryable,
     reason: [status === undefined ? 'API error' : String(status), code].filter(Boolean).join(' '),

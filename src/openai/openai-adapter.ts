@@ -19,7 +19,9 @@ import { functionToolSchema } from './function-tool-schema.js';
 import { nativeToolEntry } from './native-tool-entry.js';
 import { OpenAIAdapterOptions, type OpenAIApi } from './openai-adapter-options.js';
 import { readChatTurn } from './read-chat-turn.js';
+import { readJsonBody } from './read-json-body.js';
 import { readResponsesTurn } from './read-responses-turn.js';
+import { SecretRedactor } from './secret-redactor.js';
 import { type SendContext, sendWithRetries } from './send-with-retries.js';
 import { ShellTool } from './shell-tool.js';
 import { withChildSignal } from './with-child-signal.js';
@@ -29,6 +31,9 @@ import { withChildSignal } from './with-child-signal.js';
  * API (default) or Chat Completions. It only translates: the runtime runs the
  * loop, the tools, deadlines and budgets. The SDK's own retries are turned off
  * per request; the adapter retries itself (see `OpenAIRetryOptions`).
+ * API keys never show: the client is kept in a private field (printing or
+ * serialising the adapter shows its name, API and model), and the errors it
+ * throws are scrubbed of the configured key, `sk-` tokens and bearer tokens.
  *
  * @example
  * container.bind(OpenAI).toConstantValue(new OpenAI());
@@ -38,12 +43,13 @@ import { withChildSignal } from './with-child-signal.js';
 @injectable()
 export class OpenAIAdapter extends ProviderAdapter {
   override readonly name: string = 'openai';
-  /** The SDK client requests go through. */
-  readonly client: OpenAI;
-  /** The adapter's options. */
-  readonly options: OpenAIAdapterOptions;
   /** The API spoken. */
   readonly api: OpenAIApi;
+  // The client and the options hold the API key: kept in private fields, out of what
+  // util.inspect, JSON.stringify and Object.keys show (see [inspect.custom] and toJSON).
+  readonly #client: OpenAI;
+  readonly #options: OpenAIAdapterOptions;
+  readonly #redactor: SecretRedactor;
   /**
    * Cumulative usage per evaluation. Keyed weakly by the evaluation's rendered prompt (one per
    * evaluation) so an entry goes away with its evaluation; a map by evaluation id would grow forever.
@@ -63,9 +69,40 @@ export class OpenAIAdapter extends ProviderAdapter {
     @inject(OpenAIAdapterOptions) options: OpenAIAdapterOptions,
   ) {
     super(runtime);
-    this.options = checkOptions(options);
+    this.#options = checkOptions(options);
     this.api = options.api ?? 'responses';
-    this.client = client ?? new OpenAI({ ...options.client, maxRetries: 0 });
+    const own = client ?? new OpenAI({ ...options.client, maxRetries: 0 });
+    this.#client = own;
+    this.#redactor = new SecretRedactor(() => [
+      own.apiKey,
+      own.adminAPIKey,
+      own.webhookSecret,
+      options.client?.apiKey,
+    ]);
+  }
+
+  /** The SDK client requests go through. Not an own property, so printing the adapter never shows its key. */
+  get client(): OpenAI {
+    return this.#client;
+  }
+
+  /** The adapter's options. Not an own property: `options.client` may hold an API key. */
+  get options(): OpenAIAdapterOptions {
+    return this.#options;
+  }
+
+  /** What `JSON.stringify` shows of the adapter: its name, API and model, never the client or a key. */
+  toJSON(): { name: string; api: OpenAIApi; model: string } {
+    return { name: this.name, api: this.api, model: this.#options.model };
+  }
+
+  /** What `util.inspect` (and `console.log`) shows: the same summary as {@link OpenAIAdapter.toJSON}. */
+  [Symbol.for('nodejs.util.inspect.custom')](
+    _depth: number,
+    options: object,
+    inspect: (value: unknown, options: object) => string,
+  ): string {
+    return `OpenAIAdapter ${inspect(this.toJSON(), options)}`;
   }
 
   /**
@@ -104,7 +141,7 @@ export class OpenAIAdapter extends ProviderAdapter {
   /** `openai-strict` for function tools sent with `strict: true`, so their `null`s read as absent. */
   override argumentsProfile(tool: ToolDefinition): SchemaProfile {
     if (this.api === 'responses' && openaiTypeOf(tool) !== undefined) return 'standard';
-    return functionToolSchema(tool, this.options.strictTools ?? true).strict
+    return functionToolSchema(tool, this.#options.strictTools ?? true).strict
       ? 'openai-strict'
       : 'standard';
   }
@@ -118,20 +155,25 @@ export class OpenAIAdapter extends ProviderAdapter {
       signal: request.signal,
       deadline: request.deadline,
       clock: this.runtime.clock,
-      retry: this.options.retry,
+      retry: this.#options.retry,
+      redactor: this.#redactor,
     };
+    const endpoint = { prompt, api: context.api, baseURL: this.#client.baseURL };
     const requestOptions = (signal: AbortSignal) => ({
       signal,
       maxRetries: 0,
-      timeout: this.options.timeoutMs ?? 600_000,
+      timeout: this.#options.timeoutMs ?? 600_000,
     });
-    const maxOutputTokens = this.options.modelSettings?.maxOutputTokens;
+    const maxOutputTokens = this.#options.modelSettings?.maxOutputTokens;
     let turn: ProviderTurn;
     if (this.api === 'chat') {
-      const { body, strictOutput } = buildChatRequest(request, this.options, prompt);
+      const { body, strictOutput } = buildChatRequest(request, this.#options, prompt);
       turn = await sendWithRetries(async () => {
-        const completion = await withChildSignal(request.signal, (signal) =>
-          this.client.chat.completions.create(body, requestOptions(signal)),
+        const completion = await withChildSignal(request.signal, async (signal) =>
+          readJsonBody(
+            await this.#client.chat.completions.create(body, requestOptions(signal)).asResponse(),
+            { ...endpoint, path: '/chat/completions' },
+          ),
         );
         return readChatTurn(completion, {
           prompt,
@@ -141,10 +183,13 @@ export class OpenAIAdapter extends ProviderAdapter {
         });
       }, context);
     } else {
-      const { body, strictOutput } = buildResponsesRequest(request, this.options, prompt);
+      const { body, strictOutput } = buildResponsesRequest(request, this.#options, prompt);
       turn = await sendWithRetries(async () => {
-        const response = await withChildSignal(request.signal, (signal) =>
-          this.client.responses.create(body, requestOptions(signal)),
+        const response = await withChildSignal(request.signal, async (signal) =>
+          readJsonBody(
+            await this.#client.responses.create(body, requestOptions(signal)).asResponse(),
+            { ...endpoint, path: '/responses' },
+          ),
         );
         return readResponsesTurn(response, {
           prompt,

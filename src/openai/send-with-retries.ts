@@ -3,6 +3,7 @@ import type { Clock } from '../runtime/clock.js';
 import type { Deadline } from '../runtime/deadline.js';
 import { classifyOpenAIError, type OpenAIFailure } from './classify-openai-error.js';
 import type { OpenAIRetryOptions } from './openai-retry-options.js';
+import type { SecretRedactor } from './secret-redactor.js';
 
 /**
  * Thrown by an attempt whose response arrived but says the provider failed in
@@ -28,12 +29,16 @@ export interface SendContext {
   readonly deadline: Deadline | undefined;
   readonly clock: Clock;
   readonly retry: OpenAIRetryOptions | undefined;
+  /** Scrubs API keys from every error of an attempt before it is classified, reported or thrown. */
+  readonly redactor: SecretRedactor;
 }
 
 /**
  * Runs `attempt` until it succeeds, retrying what {@link classifyOpenAIError}
  * calls retryable with jittered exponential backoff (or the server's
- * `retry-after`), never waiting past the deadline.
+ * `retry-after`), never waiting past the deadline. Every error of an attempt
+ * is scrubbed of API keys first (see {@link SecretRedactor}), so what
+ * `onRetry` sees and what is thrown never shows a key.
  *
  * @throws PromptEvaluationError naming the last status and why it stopped.
  */
@@ -48,7 +53,8 @@ export async function sendWithRetries<T>(
     let lastError: unknown;
     try {
       return await attempt(number);
-    } catch (error) {
+    } catch (thrown) {
+      const error = context.redactor.error(thrown);
       if (PromptEvaluationError.is(error)) throw error;
       if (context.signal.aborted) throw aborted(context, number, error);
       lastError = error;
@@ -152,7 +158,7 @@ function rejected(
   failure: OpenAIFailure,
   cause: unknown,
 ): PromptEvaluationError {
-  const said = failure.providerMessage === undefined ? '' : `: ${failure.providerMessage}`;
+  const said = saidBy(failure);
   return new PromptEvaluationError(
     `OpenAI rejected the ${context.api} request (${failure.reason})${said}. ${hintFor(failure)}`.trim(),
     { phase: 'request', prompt: context.prompt, cause, providerPayload: failure.details },
@@ -166,7 +172,7 @@ function exhausted(
   why: string,
   cause: unknown,
 ): PromptEvaluationError {
-  const said = failure.providerMessage === undefined ? '' : `: ${failure.providerMessage}`;
+  const said = saidBy(failure);
   return new PromptEvaluationError(
     `OpenAI ${context.api} request failed after ${attempts} attempt(s); last error ${failure.reason}${said}. ` +
       `Gave up because ${why}.`,
@@ -179,7 +185,21 @@ function exhausted(
   );
 }
 
+/** `: <the provider's message>` without its final period (the sentence goes on), or nothing. */
+function saidBy(failure: OpenAIFailure): string {
+  if (failure.providerMessage === undefined) return '';
+  let text = failure.providerMessage.trimEnd();
+  while (text.endsWith('.')) text = text.slice(0, -1);
+  return `: ${text}`;
+}
+
 function hintFor(failure: OpenAIFailure): string {
+  if (failure.details['code'] === 'insufficient_quota') {
+    return (
+      'The account or project has no quota left, and retrying does not bring it back: ' +
+      'check the plan and billing details (add credit or raise the limit), or use another key.'
+    );
+  }
   switch (failure.status ?? 0) {
     case 401:
       return 'Check the API key (OPENAI_API_KEY or the client apiKey).';

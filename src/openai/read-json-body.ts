@@ -1,0 +1,87 @@
+import { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
+
+/** Where a response came from, for the message of {@link readJsonBody}. */
+export interface JsonBodyContext {
+  /** `ns/key` of the prompt, for error messages. */
+  readonly prompt: string;
+  /** `Responses` or `Chat Completions`, for error messages. */
+  readonly api: string;
+  /** The client's `baseURL`. */
+  readonly baseURL: string;
+  /** The path requested under `baseURL`: `/responses` or `/chat/completions`. */
+  readonly path: string;
+}
+
+/** How much of a body that is not JSON is read and quoted. */
+const quotedChars = 200;
+const readBytes = 4_096;
+
+/**
+ * Reads the body of a successful OpenAI response as JSON. A JSON content type
+ * whose body does not parse rejects with the parser's `SyntaxError` (a
+ * truncated body: retryable). Any other content type (the HTML page a web
+ * server sends at a wrong `baseURL`) can never become an answer: it throws at
+ * once, naming the URL, what came back and how to fix the base URL. Only the
+ * first few kilobytes of such a body are read.
+ *
+ * @throws PromptEvaluationError (phase `response`) for a body that is not JSON.
+ */
+export async function readJsonBody(response: Response, context: JsonBodyContext): Promise<unknown> {
+  const contentType = response.headers.get('content-type') ?? '';
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (mediaType.includes('application/json') || mediaType.endsWith('+json')) {
+    if (response.headers.get('content-length') === '0') return undefined;
+    const json: unknown = await response.json();
+    return json;
+  }
+  const start = quote(await readStart(response));
+  const url = response.url === '' ? `${context.baseURL}${context.path}` : response.url;
+  const got = mediaType === '' ? 'no content type' : mediaType;
+  throw new PromptEvaluationError(
+    `The OpenAI ${context.api} endpoint POST ${url} answered HTTP ${response.status} with ${got}, ` +
+      `not JSON${start === '' ? ' (empty body)' : ` (body starts: "${start}")`}, so the client ` +
+      `baseURL (${context.baseURL}) is likely not an OpenAI-compatible API. Set the client baseURL ` +
+      `(or OPENAI_BASE_URL) to the API root that serves ${context.path}, e.g. https://api.openai.com/v1` +
+      `${context.path === '/responses' ? "; for a server that speaks only Chat Completions, use api: 'chat'" : ''}.`,
+    {
+      phase: 'response',
+      prompt: context.prompt,
+      providerPayload: { url, status: response.status, contentType, bodyStart: start },
+    },
+  );
+}
+
+/** One read of a body stream. */
+type ReadResult = { done: true; value?: undefined } | { done: false; value: Uint8Array };
+
+/** The first {@link readBytes} bytes of the body as text; the rest is never downloaded. */
+async function readStart(response: Response): Promise<string> {
+  const body = response.body;
+  if (body === null) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < readBytes) {
+      const { done, value } = (await reader.read()) as ReadResult;
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes.subarray(0, readBytes));
+}
+
+/** One line of at most {@link quotedChars} characters, with a marker when cut. */
+function quote(text: string): string {
+  const line = text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  return line.length <= quotedChars ? line : `${line.slice(0, quotedChars)}… (cut)`;
+}
