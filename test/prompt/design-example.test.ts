@@ -51,7 +51,7 @@ class GuidanceSection {
   }
 }
 
-describe('the DESIGN.md example', () => {
+describe('the README quickstart example', () => {
   const prompt = new Prompt({
     ns: 'examples/tooling',
     key: 'tools_overview',

@@ -278,7 +278,7 @@ describe('toJsonSchema', () => {
       ]);
     });
 
-    it('should write a tool without params exactly as DESIGN.md §3 says', () => {
+    it('should write a tool without params as an empty object that allows no properties', () => {
       class NoParams {}
       expect(toJsonSchema(NoParams).schema).toEqual({
         type: 'object',

@@ -1,6 +1,6 @@
 /**
  * Builders of OpenAI response bodies in the shapes the real API sends
- * (`reference/wire.md` §1.6, §1.7, §1.10), for the local test server.
+ * (as in the recorded payloads under `test/fixtures/openai/recordings/`), for the local test server.
  */
 type Item = Record<string, unknown>;
 

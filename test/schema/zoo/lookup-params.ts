@@ -3,7 +3,7 @@ import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { Describe } from '../../../src/decorators/describe.js';
 import type { ZooEntry } from './zoo-entry.js';
 
-/** The params class of DESIGN.md §2: one described string, one optional boolean. */
+/** The params class of the README quickstart: one described string, one optional boolean. */
 export class LookupParams {
   @Describe('Global identifier to fetch') @IsString() entityId!: string;
   @IsOptional() @IsBoolean() includeRelated?: boolean;
