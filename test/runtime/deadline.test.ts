@@ -119,7 +119,8 @@ describe(Deadline, () => {
     });
 
     it('should work with the system clock', async () => {
-      const deadline = new Deadline(systemClock.now() + 1_000);
+      // Five seconds ahead: one second exactly could be 999 ms away by the time the constructor reads the clock.
+      const deadline = new Deadline(systemClock.now() + 5_000);
       expect(deadline.signal.aborted).toBe(false);
       expect(deadline.remaining()).toBeGreaterThan(0);
       await Promise.resolve();
