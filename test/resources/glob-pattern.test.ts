@@ -35,7 +35,9 @@ function referenceGlob(pattern: string): RegExp | undefined {
         let body = text.slice(i + 1, end);
         const negated = body.startsWith('!') || body.startsWith('^');
         if (negated) body = body.slice(1);
-        out += `[${negated ? '^/' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+        // A leading '-' is a literal '-' (the old translation put it after '/', making the range '/-…' by mistake).
+        const escaped = body.replace(/[\\\]^]/g, '\\$&').replace(/^-/, '\\-');
+        out += `[${negated ? '^/' : ''}${escaped}]`;
         i = end;
       } else if (char === '{') {
         let depth = 0;
