@@ -97,8 +97,14 @@ describe('fs_grep runs the regular expression a model sends in time linear in th
     const outcome = await runTool('fs_grep', { pattern: '.{999}.{999}x' }, { 'a.txt': 'a\n' });
     expect(outcome.result.success).toBe(false);
     expect(outcome.message).toMatch(
-      /^grep '\.': the pattern is too complex: it compiles to \d+ instructions; the limit is 1000\. Counted repetitions/,
+      /^grep '\.': the pattern is too complex: it compiles to \d+ instructions; the limit is 500\. Counted repetitions/,
     );
+  });
+
+  it('refuses \\p{L}{700}[0-9], past the size where the engine slows to seconds per MiB', async () => {
+    const outcome = await runTool('fs_grep', { pattern: '\\p{L}{700}[0-9]' }, { 'a.txt': 'a\n' });
+    expect(outcome.result.success).toBe(false);
+    expect(outcome.message).toMatch(/it compiles to 703 instructions; the limit is 500\./);
   });
 
   it('keeps ordinary patterns, JavaScript escapes, named groups and ignoreCase', async () => {
