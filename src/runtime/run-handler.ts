@@ -1,4 +1,3 @@
-import { boundText } from '../errors/bound-text.js';
 import { CallFrame, currentCallFrame, runInCallFrame } from '../session/call-frame.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
@@ -57,8 +56,7 @@ export function newCallFrame(
   callId: string,
   lockedSession: object | undefined,
 ): CallFrame {
-  const label = `Tool '${tool.name}' (call ${boundText(callId, 100)})`;
-  return new CallFrame(label, lockedSession, currentCallFrame());
+  return new CallFrame(tool.name, callId, lockedSession, currentCallFrame());
 }
 
 const interrupted = Symbol('interrupted');

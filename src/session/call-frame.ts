@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
+import { boundText } from '../errors/bound-text.js';
 import { ToolCallClosedError } from '../errors/tool-call-closed-error.js';
 import { Mutex } from './mutex.js';
 
@@ -13,18 +14,31 @@ import { Mutex } from './mutex.js';
 export class CallFrame {
   /** The session whose write lock the call holds, if it holds one. */
   readonly lockedSession: object | undefined;
-  /** `tool 'name' (call id)`, for messages. */
-  readonly label: string;
+  /** The tool's name, for messages. */
+  readonly toolName: string;
+  /** The provider's id of the call, for messages. */
+  readonly callId: string;
   /** The call this one runs inside, if any. */
   readonly parent: CallFrame | undefined;
   #children: Mutex | undefined;
   #closedBecause: string | undefined;
   #ended = false;
 
-  constructor(label: string, lockedSession: object | undefined, parent: CallFrame | undefined) {
-    this.label = label;
+  constructor(
+    toolName: string,
+    callId: string,
+    lockedSession: object | undefined,
+    parent: CallFrame | undefined,
+  ) {
+    this.toolName = toolName;
+    this.callId = callId;
     this.lockedSession = lockedSession;
     this.parent = parent;
+  }
+
+  /** `Tool 'name' (call id)`, for messages; built only when one is needed. */
+  get label(): string {
+    return `Tool '${this.toolName}' (call ${boundText(this.callId, 100)})`;
   }
 
   /** Serialises the state-changing calls nested inside this one. */

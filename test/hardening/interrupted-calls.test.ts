@@ -3,7 +3,6 @@ import { inject } from 'inversify';
 import {
   Filesystem,
   InMemoryFilesystem,
-  MarkdownSection,
   Prompt,
   PromptEvaluationError,
   ResourceRegistry,
@@ -21,18 +20,7 @@ import { createTestRuntime } from 'affordance/testing';
 import { catchRejection } from '../support/catch-error.js';
 import { settle } from '../support/conversation.js';
 import { deferred, latch } from '../support/deferred.js';
-
-class Note {
-  constructor(readonly text: string) {}
-}
-
-function promptWith(tools: ToolDefinition[]): Prompt {
-  return new Prompt({
-    ns: 'hardening',
-    key: 'interrupted',
-    sections: [new MarkdownSection({ key: 'work', title: 'Work', template: 'Work.', tools })],
-  });
-}
+import { Note, workPrompt } from './work-prompt.js';
 
 describe('A call that was interrupted cannot write after its rollback', () => {
   it('refuses its late writes to the session and to the filesystem, so rolled-back changes never reappear', async () => {
@@ -74,7 +62,7 @@ describe('A call that was interrupted cannot write after its rollback', () => {
       script: [{ toolCalls: [{ name: 'stubborn_writer', callId: 'c1' }] }],
     });
     const error = await catchRejection(PromptEvaluationError, () =>
-      adapter.evaluate(promptWith([stubborn]), {
+      adapter.evaluate(workPrompt('interrupted', [stubborn]), {
         session,
         signal: controller.signal,
         resources: new ResourceRegistry().value(Filesystem, fs),
@@ -151,7 +139,7 @@ describe('A nested evaluation inside a call that was interrupted stops', () => {
         return ToolResult.error('gate closed');
       },
     });
-    const child = promptWith([wait]);
+    const child = workPrompt('interrupted', [wait]);
     const delegate = new ToolDefinition({
       name: 'delegate',
       description: 'Runs a sub-agent without passing its signal on.',
@@ -175,7 +163,10 @@ describe('A nested evaluation inside a call that was interrupted stops', () => {
       ],
     });
     await catchRejection(PromptEvaluationError, () =>
-      adapter.evaluate(promptWith([delegate]), { session, signal: controller.signal }),
+      adapter.evaluate(workPrompt('interrupted', [delegate]), {
+        session,
+        signal: controller.signal,
+      }),
     );
     release.resolve();
     const outcome = await childOutcome.promise;
@@ -217,7 +208,7 @@ describe('Every interrupted call of a read-only batch gets its own record', () =
       ],
     });
     await catchRejection(PromptEvaluationError, () =>
-      adapter.evaluate(promptWith([search]), { session, signal: controller.signal }),
+      adapter.evaluate(workPrompt('interrupted', [search]), { session, signal: controller.signal }),
     );
     const records = session
       .slice(ToolInvoked)

@@ -1,23 +1,11 @@
 import fc from 'fast-check';
 
-import {
-  MarkdownSection,
-  Prompt,
-  Session,
-  type ToolContext,
-  ToolDefinition,
-  ToolInvoked,
-  ToolResult,
-} from 'affordance';
+import { Session, type ToolContext, ToolDefinition, ToolInvoked, ToolResult } from 'affordance';
 import { createTestRuntime, type ScriptedTurn } from 'affordance/testing';
 
 import { settle } from '../support/conversation.js';
 import { deferred } from '../support/deferred.js';
-
-/** One unit of committed work: a note a tool wrote into the session. */
-class Note {
-  constructor(readonly text: string) {}
-}
+import { Note, workPrompt } from './work-prompt.js';
 
 const notes = (session: Session): string[] =>
   session
@@ -25,14 +13,6 @@ const notes = (session: Session): string[] =>
     .all()
     .map((note) => note.text)
     .sort();
-
-function promptWith(key: string, tools: ToolDefinition[]): Prompt {
-  return new Prompt({
-    ns: 'hardening',
-    key,
-    sections: [new MarkdownSection({ key: 'work', title: 'Work', template: 'Work.', tools })],
-  });
-}
 
 /**
  * A state-changing tool that writes `text`, waits until the test lets it go,
@@ -64,7 +44,7 @@ describe('Two evaluations sharing one session never erase each other’s committ
         { text: 'done' },
       ],
     });
-    const prompt = promptWith('shared', [writer]);
+    const prompt = workPrompt('shared', [writer]);
     const first = adapter.evaluate(prompt, { session });
     await settle();
     // The second evaluation's call commits while the first one's call is still open...
@@ -80,7 +60,7 @@ describe('Two evaluations sharing one session never erase each other’s committ
     const session = new Session();
     const failGate = deferred<boolean>();
     const writer = gatedWriter('write_note', new Map([['child_fail', failGate.promise]]));
-    const child = promptWith('child', [writer]);
+    const child = workPrompt('child', [writer]);
     const delegate = new ToolDefinition({
       name: 'delegate',
       description: 'Ask a sub-agent.',
@@ -101,7 +81,7 @@ describe('Two evaluations sharing one session never erase each other’s committ
         { text: 'lead done' },
       ],
     });
-    const running = adapter.evaluate(promptWith('lead', [delegate]), { session });
+    const running = adapter.evaluate(workPrompt('lead', [delegate]), { session });
     await settle();
     failGate.resolve(false);
     await running;
@@ -111,7 +91,7 @@ describe('Two evaluations sharing one session never erase each other’s committ
   it('lets a call run a nested evaluation on its own session (the lock is re-entrant)', async () => {
     const session = new Session();
     const writer = gatedWriter('write_note', new Map());
-    const child = promptWith('child', [writer]);
+    const child = workPrompt('child', [writer]);
     const delegate = new ToolDefinition({
       name: 'delegate_and_write',
       description: 'Write through a sub-agent.',
@@ -128,7 +108,7 @@ describe('Two evaluations sharing one session never erase each other’s committ
         { text: 'lead done' },
       ],
     });
-    const response = await adapter.evaluate(promptWith('lead', [delegate]), { session });
+    const response = await adapter.evaluate(workPrompt('lead', [delegate]), { session });
     expect(response.text).toBe('lead done');
     expect(notes(session)).toEqual(['write_note:nested']);
   });
@@ -156,7 +136,7 @@ describe('Two evaluations sharing one session never erase each other’s committ
             ...outcomes.map(() => ({ text: 'done' })),
           ];
           const { adapter } = createTestRuntime({ script });
-          const prompt = promptWith('interleaved', [writer]);
+          const prompt = workPrompt('interleaved', [writer]);
           const runs = outcomes.map(() => adapter.evaluate(prompt, { session }));
           await scheduler.waitFor(Promise.all(runs));
           const expected = outcomes
