@@ -4,7 +4,17 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.build/**', 'coverage/**', 'docs/**', 'eslint.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      '.build/**',
+      'coverage/**',
+      'docs/**',
+      'eslint.config.js',
+      '.dependency-cruiser.cjs',
+      'scripts/**',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 
-export { assertScopes } from './container/assert-scopes.js';
+export { assertScopes } from './runtime/scope/assert-scopes.js';
 export {
   checkScopes,
   type CheckScopesOptions,
@@ -17,14 +17,14 @@ export {
   type UnboundRoot,
   type UnplannableRoot,
   type ValueScope,
-} from './container/check-scopes.js';
-export { installAffordance } from './container/install-affordance.js';
+} from './runtime/scope/check-scopes.js';
+export { installAffordance } from './runtime/scope/install-affordance.js';
 export {
   AffordanceContainer,
   EvaluationId,
   ToolCallId,
   ToolCallSignal,
-} from './container/tokens.js';
+} from './runtime/scope/tokens.js';
 
 export { Describe } from './decorators/describe.js';
 export { Reducer } from './decorators/reducer.js';
@@ -35,80 +35,95 @@ export {
   AffordanceError,
   type AffordanceErrorCode,
   type AffordanceErrorOptions,
-} from './errors/affordance-error.js';
+} from './core/errors/affordance-error.js';
 export {
   BudgetExceededError,
   type BudgetExceededErrorOptions,
-} from './errors/budget-exceeded-error.js';
+} from './core/errors/budget-exceeded-error.js';
 export {
   ConfigurationError,
   type ConfigurationErrorOptions,
-} from './errors/configuration-error.js';
+} from './core/errors/configuration-error.js';
 export {
   DeadlineExceededError,
   type DeadlineExceededErrorOptions,
-} from './errors/deadline-exceeded-error.js';
+} from './core/errors/deadline-exceeded-error.js';
 export {
   FilesystemError,
   type FilesystemErrorOptions,
   type FilesystemErrorReason,
   type FilesystemOperation,
-} from './errors/filesystem-error.js';
-export { OutputParseError, type OutputParseErrorOptions } from './errors/output-parse-error.js';
-export type { ClassRef, PromptErrorFields } from './errors/prompt-error-fields.js';
+} from './core/errors/filesystem-error.js';
+export {
+  OutputParseError,
+  type OutputParseErrorOptions,
+} from './core/errors/output-parse-error.js';
+export type { ClassRef, PromptErrorFields } from './core/errors/prompt-error-fields.js';
 export {
   PromptEvaluationError,
   type PromptEvaluationErrorOptions,
   type PromptEvaluationPhase,
-} from './errors/prompt-evaluation-error.js';
+} from './core/errors/prompt-evaluation-error.js';
 export {
   PromptOverridesError,
   type PromptOverridesErrorOptions,
-} from './errors/prompt-overrides-error.js';
-export { PromptRenderError } from './errors/prompt-render-error.js';
-export { PromptValidationError } from './errors/prompt-validation-error.js';
-export { ToolCallClosedError } from './errors/tool-call-closed-error.js';
+} from './core/errors/prompt-overrides-error.js';
+export { PromptRenderError } from './core/errors/prompt-render-error.js';
+export { PromptValidationError } from './core/errors/prompt-validation-error.js';
+export { ToolCallClosedError } from './core/errors/tool-call-closed-error.js';
 export {
   ToolValidationError,
   type ToolValidationErrorOptions,
   type ToolValidationIssue,
-} from './errors/tool-validation-error.js';
+} from './core/errors/tool-validation-error.js';
 
-export type { DispatchFailure, DispatchParticipant } from './events/dispatch-failure.js';
-export { DispatchResult, type DispatchResultInit } from './events/dispatch-result.js';
-export type { Dispatcher } from './events/dispatcher.js';
-export { PromptEvent, type EventStampInit, type PromptEventInit } from './events/prompt-event.js';
-export type { EventHandler, EventType } from './events/event-type.js';
-export { InProcessDispatcher } from './events/in-process-dispatcher.js';
+export type { DispatchFailure, DispatchParticipant } from './session/dispatch-failure.js';
+export { DispatchResult, type DispatchResultInit } from './session/dispatch-result.js';
+export type { Dispatcher } from './session/dispatcher.js';
+export {
+  PromptEvent,
+  type EventStampInit,
+  type PromptEventInit,
+} from './runtime/events/prompt-event.js';
+export type { EventHandler, EventType } from './session/event-type.js';
+export { InProcessDispatcher } from './session/in-process-dispatcher.js';
 export {
   PromptExecuted,
   type PromptExecutedInit,
   type PromptExecutedResult,
-} from './events/prompt-executed.js';
-export { PromptRendered, type PromptRenderedInit } from './events/prompt-rendered.js';
-export { TokenUsage, type TokenUsageInit } from './events/token-usage.js';
-export { ToolInvoked, type ToolInvokedInit, type ToolOutcome } from './events/tool-invoked.js';
+} from './runtime/events/prompt-executed.js';
+export { PromptRendered, type PromptRenderedInit } from './runtime/events/prompt-rendered.js';
+export { TokenUsage, type TokenUsageInit } from './provider/token-usage.js';
+export {
+  ToolInvoked,
+  type ToolInvokedInit,
+  type ToolOutcome,
+} from './runtime/events/tool-invoked.js';
 
-export type { SectionOptions } from './metadata/section-metadata.js';
-export type { ToolOptions } from './metadata/tool-metadata.js';
+export type { SectionOptions } from './prompt/section-metadata.js';
+export type { ToolOptions } from './tools/tool-metadata.js';
 
 export {
   JsonFilePromptOverridesStore,
   type JsonFilePromptOverridesStoreOptions,
-} from './overrides/json-file-overrides-store.js';
+} from './prompt/overrides/json-file-overrides-store.js';
 export {
   describePrompt,
   toolContractHash,
   type PromptDescriptor,
   type SectionDescriptor,
   type ToolDescriptor,
-} from './overrides/prompt-descriptor.js';
-export type { PromptOverride, SectionOverride, ToolOverride } from './overrides/prompt-override.js';
+} from './prompt/overrides/prompt-descriptor.js';
+export type {
+  PromptOverride,
+  SectionOverride,
+  ToolOverride,
+} from './prompt/overrides/prompt-override.js';
 export type {
   PromptOverridesStore,
   ResolvedOverrides,
   SkippedOverride,
-} from './overrides/prompt-overrides-store.js';
+} from './prompt/overrides/prompt-overrides-store.js';
 
 export { MarkdownSection, type MarkdownSectionInit } from './prompt/markdown-section.js';
 export { Prompt, type PromptInit, type RenderOptions } from './prompt/prompt.js';
@@ -149,33 +164,33 @@ export { ResourceContext, ResourceSnapshot } from './resources/resource-context.
 export { ResourceToken, type ResourceKey } from './resources/resource-key.js';
 export { ResourceRegistry, type MergeOptions } from './resources/resource-registry.js';
 export { ResourceScope } from './resources/resource-scope.js';
-export { isSnapshotable, type Snapshotable } from './resources/snapshotable.js';
+export { isSnapshotable, type Snapshotable } from './session/snapshotable.js';
 
 export { AffordanceRuntime } from './runtime/affordance-runtime.js';
-export { Budget, type BudgetDimension, type BudgetInit } from './runtime/budget.js';
-export { BudgetTracker } from './runtime/budget-tracker.js';
-export { systemClock, type Clock, type TimerHandle } from './runtime/clock.js';
+export { Budget, type BudgetDimension, type BudgetInit } from './runtime/limits/budget.js';
+export { BudgetTracker } from './runtime/limits/budget-tracker.js';
+export { systemClock, type Clock, type TimerHandle } from './core/clock.js';
 export type {
   ConversationMessage,
   ProviderNativeCall,
   ProviderToolCall,
   ProviderTurn,
   ToolChoice,
-} from './runtime/conversation.js';
-export { Deadline, type DeadlineOptions } from './runtime/deadline.js';
+} from './provider/conversation.js';
+export { Deadline, type DeadlineOptions } from './runtime/limits/deadline.js';
 export type { EvaluateOptions } from './runtime/evaluate-options.js';
-export { ManualClock } from './runtime/manual-clock.js';
-export { outputJsonSchema } from './runtime/output-json-schema.js';
+export { ManualClock } from './core/manual-clock.js';
+export { outputJsonSchema } from './schema/output-json-schema.js';
 export {
   parseStructuredOutput,
   type ParseStructuredOutputOptions,
   type StructuredAnswer,
-} from './runtime/parse-structured-output.js';
+} from './schema/parse-structured-output.js';
 export type { PromptResponse } from './runtime/prompt-response.js';
-export { ProviderAdapter } from './runtime/provider-adapter.js';
-export type { ProviderRequest } from './runtime/provider-request.js';
+export { ProviderAdapter } from './provider/provider-adapter.js';
+export type { ProviderRequest } from './provider/provider-request.js';
 export type { RuntimeOptions } from './runtime/runtime-options.js';
-export { sanitizeSchemaName } from './runtime/sanitize-schema-name.js';
+export { sanitizeSchemaName } from './provider/sanitize-schema-name.js';
 export type { ToolCallOutcome } from './runtime/tool-call-outcome.js';
 
 export { dump, type JsonValue } from './schema/dump.js';
@@ -218,7 +233,7 @@ export type { SessionView, SliceView } from './session/slice-view.js';
 export { transaction, type TransactionOptions } from './session/transaction.js';
 export { upsertBy } from './session/upsert-by.js';
 
-export type { DataClass, ResultDeclaration } from './tools/class-type.js';
+export type { DataClass, ResultDeclaration } from './core/class-type.js';
 export { NativeTool, type NativeToolInit, type NativeToolType } from './tools/native-tool.js';
 export { ToolContext, type ServiceResolver } from './tools/tool-context.js';
 export {

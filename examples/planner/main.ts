@@ -8,8 +8,8 @@ import {
   Session,
   ToolInvoked,
 } from 'affordance';
+import { FilesystemToolsSection } from 'affordance/filesystem';
 import {
-  FilesystemToolsSection,
   Plan,
   PlanningStrategy,
   PlanningToolsParams,

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { recordFieldDescription } from '../metadata/describe-metadata.js';
 
 /**

@@ -1,5 +1,5 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
-import type { EventType } from '../events/event-type.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
+import type { EventType } from '../session/event-type.js';
 import { readOwnReducerMethods, recordReducerMethod } from '../metadata/reducer-metadata.js';
 
 /**

@@ -1,6 +1,6 @@
 import { injectable } from 'inversify';
 
-import { recordSectionOptions, type SectionOptions } from '../metadata/section-metadata.js';
+import { recordSectionOptions, type SectionOptions } from '../prompt/section-metadata.js';
 
 /**
  * Makes a class a prompt section: it renders `template` under a numbered

@@ -1,6 +1,6 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { getDesignParamTypes, isReflectMetadataLoaded } from '../metadata/metadata-store.js';
-import { recordToolMethod, type ToolOptions } from '../metadata/tool-metadata.js';
+import { recordToolMethod, type ToolOptions } from '../tools/tool-metadata.js';
 
 /**
  * Marks a method of a `@Section` class as a tool. The method receives the

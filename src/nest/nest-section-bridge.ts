@@ -6,8 +6,8 @@ import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js'
 import type { ResolutionContext } from 'inversify';
 
 import { AffordanceRuntime, ConfigurationError, RenderedPrompt } from '../index.js';
-import { isSectionClass } from '../metadata/section-metadata.js';
-import { readToolMethods } from '../metadata/tool-metadata.js';
+import { isSectionClass } from '../prompt/section-metadata.js';
+import { readToolMethods } from '../tools/tool-metadata.js';
 import { requestScopedSection } from './request-scoped-section.js';
 
 type SectionClass = abstract new (...args: never[]) => unknown;

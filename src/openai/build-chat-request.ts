@@ -3,9 +3,9 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 
-import type { ProviderRequest } from '../runtime/provider-request.js';
+import type { ProviderRequest } from '../provider/provider-request.js';
 import { chatMessages } from './chat-messages.js';
-import { functionToolSchema } from './function-tool-schema.js';
+import { functionToolSchema } from '../provider/function-tool-schema.js';
 import type { OpenAIAdapterOptions } from './openai-adapter-options.js';
 import { namedTool } from './named-tool.js';
 import { structuredOutputFormat } from './structured-output-format.js';

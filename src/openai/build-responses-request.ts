@@ -1,6 +1,6 @@
 import type { ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';
 
-import type { ProviderRequest } from '../runtime/provider-request.js';
+import type { ProviderRequest } from '../provider/provider-request.js';
 import type { OpenAIAdapterOptions } from './openai-adapter-options.js';
 import { responsesInput } from './responses-input.js';
 import { responsesToolChoice, responsesTools } from './responses-tools.js';

@@ -1,4 +1,4 @@
-import { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
+import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 
 /** The offered tool called `name`. @throws PromptEvaluationError naming the offered tools. */

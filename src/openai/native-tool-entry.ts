@@ -1,4 +1,4 @@
-import { PromptValidationError } from '../errors/prompt-validation-error.js';
+import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import type { NativeTool } from '../tools/native-tool.js';
 
 /** Types of environment in which OpenAI itself runs a `shell` tool. */

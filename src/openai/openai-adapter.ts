@@ -1,21 +1,21 @@
 import { inject, injectable, optional } from 'inversify';
 import OpenAI from 'openai';
 
-import { ConfigurationError } from '../errors/configuration-error.js';
-import { PromptValidationError } from '../errors/prompt-validation-error.js';
-import type { TokenUsage } from '../events/token-usage.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
+import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
+import type { TokenUsage } from '../provider/token-usage.js';
 import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
 import { AffordanceRuntime } from '../runtime/affordance-runtime.js';
-import type { ProviderTurn } from '../runtime/conversation.js';
-import { ProviderAdapter } from '../runtime/provider-adapter.js';
-import type { ProviderRequest } from '../runtime/provider-request.js';
+import type { ProviderTurn } from '../provider/conversation.js';
+import { ProviderAdapter } from '../provider/provider-adapter.js';
+import type { ProviderRequest } from '../provider/provider-request.js';
 import type { SchemaProfile } from '../schema/params-json-schema.js';
 import { NativeTool } from '../tools/native-tool.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ApplyPatchTool } from './apply-patch-tool.js';
 import { buildChatRequest } from './build-chat-request.js';
 import { buildResponsesRequest } from './build-responses-request.js';
-import { functionToolSchema } from './function-tool-schema.js';
+import { functionToolSchema } from '../provider/function-tool-schema.js';
 import { nativeToolEntry } from './native-tool-entry.js';
 import { OpenAIAdapterOptions, type OpenAIApi } from './openai-adapter-options.js';
 import { readChatTurn } from './read-chat-turn.js';

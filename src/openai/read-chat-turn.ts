@@ -1,7 +1,7 @@
-import { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
-import { TokenUsage } from '../events/token-usage.js';
-import type { ProviderToolCall, ProviderTurn } from '../runtime/conversation.js';
-import type { ProviderRequest } from '../runtime/provider-request.js';
+import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
+import { TokenUsage } from '../provider/token-usage.js';
+import type { ProviderToolCall, ProviderTurn } from '../provider/conversation.js';
+import type { ProviderRequest } from '../provider/provider-request.js';
 import { decodeStrictOutput } from './structured-output-format.js';
 
 type Item = Readonly<Record<string, unknown>>;

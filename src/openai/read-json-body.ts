@@ -1,4 +1,4 @@
-import { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
+import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 
 /** Where a response came from, for the message of {@link readJsonBody}. */
 export interface JsonBodyContext {

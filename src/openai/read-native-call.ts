@@ -1,4 +1,4 @@
-import type { ProviderNativeCall } from '../runtime/conversation.js';
+import type { ProviderNativeCall } from '../provider/conversation.js';
 import { NativeTool } from '../tools/native-tool.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';

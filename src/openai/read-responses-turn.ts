@@ -1,11 +1,11 @@
-import { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
-import { TokenUsage } from '../events/token-usage.js';
+import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
+import { TokenUsage } from '../provider/token-usage.js';
 import type {
   ProviderNativeCall,
   ProviderToolCall,
   ProviderTurn,
-} from '../runtime/conversation.js';
-import type { ProviderRequest } from '../runtime/provider-request.js';
+} from '../provider/conversation.js';
+import type { ProviderRequest } from '../provider/provider-request.js';
 import { NativeTool } from '../tools/native-tool.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ApplyPatchTool } from './apply-patch-tool.js';

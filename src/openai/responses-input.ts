@@ -1,7 +1,7 @@
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 
-import type { ConversationMessage } from '../runtime/conversation.js';
-import type { ProviderRequest } from '../runtime/provider-request.js';
+import type { ConversationMessage } from '../provider/conversation.js';
+import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import { ApplyPatchTool } from './apply-patch-tool.js';
 import type { OpenAIInstructionsRole } from './openai-adapter-options.js';

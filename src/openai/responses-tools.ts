@@ -4,11 +4,11 @@ import type {
 } from 'openai/resources/responses/responses';
 
 import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
-import type { ToolChoice } from '../runtime/conversation.js';
+import type { ToolChoice } from '../provider/conversation.js';
 import { NativeTool } from '../tools/native-tool.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ApplyPatchTool } from './apply-patch-tool.js';
-import { functionToolSchema } from './function-tool-schema.js';
+import { functionToolSchema } from '../provider/function-tool-schema.js';
 import { namedTool } from './named-tool.js';
 import { nativeToolEntry } from './native-tool-entry.js';
 import { ShellTool } from './shell-tool.js';

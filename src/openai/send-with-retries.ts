@@ -1,6 +1,6 @@
-import { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Deadline } from '../runtime/deadline.js';
+import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
+import type { Clock } from '../core/clock.js';
+import type { Deadline } from '../runtime/limits/deadline.js';
 import { classifyOpenAIError, type OpenAIFailure } from './classify-openai-error.js';
 import type { OpenAIRetryOptions } from './openai-retry-options.js';
 import type { SecretRedactor } from './secret-redactor.js';

@@ -1,6 +1,6 @@
-import { outputJsonSchema } from '../runtime/output-json-schema.js';
-import type { ProviderRequest } from '../runtime/provider-request.js';
-import { sanitizeSchemaName } from '../runtime/sanitize-schema-name.js';
+import { outputJsonSchema } from '../schema/output-json-schema.js';
+import type { ProviderRequest } from '../provider/provider-request.js';
+import { sanitizeSchemaName } from '../provider/sanitize-schema-name.js';
 import { normalizeStrictArguments } from '../schema/normalize-strict-arguments.js';
 import type { JsonSchema } from '../schema/params-json-schema.js';
 import { isPlainObject } from '../schema/plain-object.js';

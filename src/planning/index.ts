@@ -1,20 +1,9 @@
 /**
- * affordance/planning: ready-made tool sections built on the public API — the
- * planning tools (a plan kept in the session) and the filesystem tools (over
- * the `Filesystem` resource).
+ * affordance/planning: the planning tools, a ready-made section built on the
+ * public API that keeps an agent's plan in the session.
  * @packageDocumentation
  */
 export { AddStepParams } from './add-step-params.js';
-export { FilesystemToolsLimits } from './filesystem-tools-limits.js';
-export { FilesystemToolsSection } from './filesystem-tools-section.js';
-export { FsEdit } from './fs-edit.js';
-export { FsEditParams } from './fs-edit-params.js';
-export { FsGlobParams } from './fs-glob-params.js';
-export { FsGrepParams } from './fs-grep-params.js';
-export { FsListParams } from './fs-list-params.js';
-export { FsReadParams } from './fs-read-params.js';
-export { FsRemoveParams } from './fs-remove-params.js';
-export { FsWriteParams } from './fs-write-params.js';
 export { Plan, type PlanInit } from './plan.js';
 export { PlanSetUp } from './plan-set-up.js';
 export { PlanStatus } from './plan-status.js';
@@ -28,4 +17,3 @@ export { StepStatus } from './step-status.js';
 export { StepUpdated, type StepUpdatedInit } from './step-updated.js';
 export { StepsAdded } from './steps-added.js';
 export { UpdateStepParams } from './update-step-params.js';
-export { NO_FILESYSTEM_MESSAGE } from './with-filesystem.js';

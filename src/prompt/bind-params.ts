@@ -1,5 +1,5 @@
-import { PromptValidationError } from '../errors/prompt-validation-error.js';
-import type { DataClass } from '../tools/class-type.js';
+import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
+import type { DataClass } from '../core/class-type.js';
 
 /**
  * Indexes the params instances given to `render` by class, rejecting classes

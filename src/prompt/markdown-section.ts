@@ -1,7 +1,7 @@
-import { PromptRenderError } from '../errors/prompt-render-error.js';
-import { PromptValidationError } from '../errors/prompt-validation-error.js';
+import { PromptRenderError } from '../core/errors/prompt-render-error.js';
+import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import { listClassFields } from '../schema/class-fields.js';
-import type { DataClass } from '../tools/class-type.js';
+import type { DataClass } from '../core/class-type.js';
 import { formatPlaceholderValue } from './format-placeholder-value.js';
 import { PromptSection, type SectionInit } from './prompt-section.js';
 import { Template } from './template.js';

@@ -1,5 +1,5 @@
-import { PromptValidationError } from '../errors/prompt-validation-error.js';
-import type { DataClass } from '../tools/class-type.js';
+import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
+import type { DataClass } from '../core/class-type.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PromptSection, SectionRef } from './prompt-section.js';
 import { toSection } from './section-from-class.js';

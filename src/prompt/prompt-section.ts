@@ -1,6 +1,6 @@
-import { PromptRenderError } from '../errors/prompt-render-error.js';
-import { PromptValidationError } from '../errors/prompt-validation-error.js';
-import type { DataClass } from '../tools/class-type.js';
+import { PromptRenderError } from '../core/errors/prompt-render-error.js';
+import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
+import type { DataClass } from '../core/class-type.js';
 import { ToolDefinition } from '../tools/tool-definition.js';
 import type { Session } from '../session/session.js';
 import type { Template } from './template.js';

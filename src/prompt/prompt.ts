@@ -1,12 +1,12 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
-import { PromptRenderError } from '../errors/prompt-render-error.js';
-import { PromptValidationError } from '../errors/prompt-validation-error.js';
-import { assertOverrideApplies } from '../overrides/check-overrides.js';
-import type { PromptOverride, SectionOverride } from '../overrides/prompt-override.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
+import { PromptRenderError } from '../core/errors/prompt-render-error.js';
+import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
+import { assertOverrideApplies } from './overrides/check-overrides.js';
+import type { PromptOverride, SectionOverride } from './overrides/prompt-override.js';
 import { readFieldDescriptions } from '../metadata/describe-metadata.js';
 import { toJsonSchema } from '../schema/to-json-schema.js';
 import type { Session } from '../session/session.js';
-import type { DataClass } from '../tools/class-type.js';
+import type { DataClass } from '../core/class-type.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { bindParams } from './bind-params.js';
 import { buildPromptRegistry, type PromptRegistry, type SectionNode } from './prompt-registry.js';

@@ -1,4 +1,4 @@
-import type { DataClass } from '../tools/class-type.js';
+import type { DataClass } from '../core/class-type.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 
 /** Fields of a {@link RenderedPrompt}. @internal */

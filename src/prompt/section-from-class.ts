@@ -1,5 +1,5 @@
-import { readSectionOptions } from '../metadata/section-metadata.js';
-import { readToolMethods } from '../metadata/tool-metadata.js';
+import { readSectionOptions } from './section-metadata.js';
+import { readToolMethods } from '../tools/tool-metadata.js';
 import { ToolDefinition, type ToolHandler } from '../tools/tool-definition.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import { MarkdownSection } from './markdown-section.js';

@@ -1,4 +1,4 @@
-import { PromptValidationError } from '../errors/prompt-validation-error.js';
+import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 
 /** One piece of a parsed template: literal text or a `${name}` placeholder. @internal */
 export type TemplatePart = { readonly text: string } | { readonly placeholder: string };

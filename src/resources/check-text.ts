@@ -1,4 +1,4 @@
-import type { FilesystemOperation } from '../errors/filesystem-error.js';
+import type { FilesystemOperation } from '../core/errors/filesystem-error.js';
 import { fsError } from './fs-error.js';
 
 /** Matches a lone surrogate, which cannot be encoded as UTF-8. @internal */

@@ -1,4 +1,4 @@
-import type { FilesystemOperation } from '../errors/filesystem-error.js';
+import type { FilesystemOperation } from '../core/errors/filesystem-error.js';
 import { fsError, shown, shownPattern } from './fs-error.js';
 import type { GlobMatcher } from './glob-matcher.js';
 import { compileGlob } from './glob-pattern.js';

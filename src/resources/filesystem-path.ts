@@ -1,4 +1,4 @@
-import { FilesystemError, type FilesystemOperation } from '../errors/filesystem-error.js';
+import { FilesystemError, type FilesystemOperation } from '../core/errors/filesystem-error.js';
 import type { FilesystemLimits } from './filesystem-limits.js';
 
 // Control characters (NUL included) have no place in a path and often signal an injection attempt.

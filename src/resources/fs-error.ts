@@ -2,7 +2,7 @@ import {
   FilesystemError,
   type FilesystemErrorReason,
   type FilesystemOperation,
-} from '../errors/filesystem-error.js';
+} from '../core/errors/filesystem-error.js';
 
 /** A {@link FilesystemError} for `operation` on `path`. @internal */
 export function fsError(

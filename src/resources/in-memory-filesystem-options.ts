@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
 import type { FilesystemLimits } from './filesystem-limits.js';
 
 /** Options of the {@link InMemoryFilesystem} constructor. */

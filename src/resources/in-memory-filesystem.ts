@@ -1,4 +1,4 @@
-import { FilesystemError, type FilesystemOperation } from '../errors/filesystem-error.js';
+import { FilesystemError, type FilesystemOperation } from '../core/errors/filesystem-error.js';
 import { compileGlobFilter } from './compile-glob-filter.js';
 import { countEditReplacements } from './count-edit-replacements.js';
 import type {
@@ -29,7 +29,7 @@ import { compareNames, describeNode, tallyFiles, walkFiles, type FileNode } from
 import { MemoryTree } from './memory-tree.js';
 import { planWrite } from './plan-write.js';
 import { readWindow } from './read-window.js';
-import type { Snapshotable } from './snapshotable.js';
+import type { Snapshotable } from '../session/snapshotable.js';
 import { assertCallOpen } from '../session/call-frame.js';
 
 /**

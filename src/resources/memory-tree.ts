@@ -1,4 +1,4 @@
-import type { FilesystemOperation } from '../errors/filesystem-error.js';
+import type { FilesystemOperation } from '../core/errors/filesystem-error.js';
 import { joinPath } from './filesystem-path.js';
 import { fsError, notFound } from './fs-error.js';
 import type { DirNode, FileNode, MemoryNode, TreeState } from './memory-node.js';

@@ -1,4 +1,4 @@
-import type { FilesystemOperation } from '../errors/filesystem-error.js';
+import type { FilesystemOperation } from '../core/errors/filesystem-error.js';
 import { checkText } from './check-text.js';
 import type { FilesystemLimits } from './filesystem-limits.js';
 import { fsError } from './fs-error.js';

@@ -1,9 +1,9 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
 import type { ResourceResolver, StoredBinding } from './resource-binding.js';
 import { describeResourceKey, type ResourceKey } from './resource-key.js';
 import type { ResourceRegistry } from './resource-registry.js';
 import { ResourceScope } from './resource-scope.js';
-import { isSnapshotable, type Snapshotable } from './snapshotable.js';
+import { isSnapshotable, type Snapshotable } from '../session/snapshotable.js';
 
 interface CapturedResource {
   readonly instance: Snapshotable;

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
 import type { ResourceBinding, StoredBinding } from './resource-binding.js';
 import { ResourceContext } from './resource-context.js';
 import { describeResourceKey, type ResourceKey } from './resource-key.js';

@@ -1,10 +1,10 @@
-import type { PromptOverride } from '../overrides/prompt-override.js';
+import type { PromptOverride } from '../prompt/overrides/prompt-override.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import type { Session } from '../session/session.js';
-import type { Budget } from './budget.js';
-import type { BudgetTracker } from './budget-tracker.js';
-import type { ToolChoice } from './conversation.js';
-import type { Deadline } from './deadline.js';
+import type { Budget } from './limits/budget.js';
+import type { BudgetTracker } from './limits/budget-tracker.js';
+import type { ToolChoice } from '../provider/conversation.js';
+import type { Deadline } from './limits/deadline.js';
 
 /** Options of `adapter.evaluate(prompt, options)`. */
 export interface EvaluateOptions {

@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../events/token-usage.js';
+import type { TokenUsage } from '../provider/token-usage.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 
 /** What an evaluation returns. */

@@ -1,9 +1,9 @@
-import type { EvaluationScope } from '../container/evaluation-scope.js';
-import type { TokenUsage } from '../events/token-usage.js';
-import { ToolInvoked } from '../events/tool-invoked.js';
-import { cloneValue } from './clone-value.js';
-import type { ProviderNativeCall } from './conversation.js';
-import { evaluationEventFields, resultForSession } from './event-fields.js';
+import type { EvaluationScope } from './scope/evaluation-scope.js';
+import type { TokenUsage } from '../provider/token-usage.js';
+import { ToolInvoked } from './events/tool-invoked.js';
+import { cloneValue } from '../core/clone-value.js';
+import type { ProviderNativeCall } from '../provider/conversation.js';
+import { evaluationEventFields, resultForSession } from './events/event-fields.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 
 /**

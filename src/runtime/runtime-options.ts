@@ -1,5 +1,5 @@
 import type { ResourceRegistry } from '../resources/resource-registry.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../core/clock.js';
 
 /** Options of the affordance runtime (given to `installAffordance`). */
 export interface RuntimeOptions {

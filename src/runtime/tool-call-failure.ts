@@ -1,13 +1,13 @@
-import { boundText } from '../errors/bound-text.js';
-import { DeadlineExceededError } from '../errors/deadline-exceeded-error.js';
-import { describeThrown } from '../errors/describe-thrown.js';
-import { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
-import { ToolValidationError } from '../errors/tool-validation-error.js';
-import type { ToolOutcome } from '../events/tool-invoked.js';
-import type { EvaluationScope } from '../container/evaluation-scope.js';
+import { boundText } from '../core/errors/bound-text.js';
+import { DeadlineExceededError } from '../core/errors/deadline-exceeded-error.js';
+import { describeThrown } from '../core/errors/describe-thrown.js';
+import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
+import { ToolValidationError } from '../core/errors/tool-validation-error.js';
+import type { ToolOutcome } from './events/tool-invoked.js';
+import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
-import type { ProviderToolCall } from './conversation.js';
+import type { ProviderToolCall } from '../provider/conversation.js';
 import { InterruptedCall } from './run-handler.js';
 
 /** The most characters of a model-supplied tool name quoted back in a message. */

@@ -1,6 +1,6 @@
-import type { ToolInvoked } from '../events/tool-invoked.js';
+import type { ToolInvoked } from './events/tool-invoked.js';
 import type { ToolResult } from '../tools/tool-result.js';
-import type { ProviderToolCall } from './conversation.js';
+import type { ProviderToolCall } from '../provider/conversation.js';
 
 /** The result of one provider tool call: what the model reads back, and the event the session recorded. */
 export interface ToolCallOutcome {

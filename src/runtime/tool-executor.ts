@@ -1,26 +1,26 @@
-import { boundText } from '../errors/bound-text.js';
-import { describeThrown } from '../errors/describe-thrown.js';
-import type { PromptEvaluationError } from '../errors/prompt-evaluation-error.js';
-import { ToolValidationError } from '../errors/tool-validation-error.js';
-import type { DispatchResult } from '../events/dispatch-result.js';
-import { ToolInvoked, type ToolOutcome } from '../events/tool-invoked.js';
-import type { TokenUsage } from '../events/token-usage.js';
-import type { EvaluationScope } from '../container/evaluation-scope.js';
+import { boundText } from '../core/errors/bound-text.js';
+import { describeThrown } from '../core/errors/describe-thrown.js';
+import type { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
+import { ToolValidationError } from '../core/errors/tool-validation-error.js';
+import type { DispatchResult } from '../session/dispatch-result.js';
+import { ToolInvoked, type ToolOutcome } from './events/tool-invoked.js';
+import type { TokenUsage } from '../provider/token-usage.js';
+import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ResourceSnapshot } from '../resources/resource-context.js';
 import { parseToolArguments } from '../schema/parse-tool-arguments.js';
 import { type CallFrame, outsideCallFrames } from '../session/call-frame.js';
 import type { SessionSnapshot } from '../session/session-snapshot.js';
 import { ToolResult } from '../tools/tool-result.js';
 import { acquireSessionLock, type ReleaseLock } from './acquire-session-lock.js';
-import type { Clock } from './clock.js';
-import type { ProviderToolCall } from './conversation.js';
-import { decodeNoArguments } from './decode-no-arguments.js';
+import type { Clock } from '../core/clock.js';
+import type { ProviderToolCall } from '../provider/conversation.js';
+import { decodeNoArguments } from '../schema/decode-no-arguments.js';
 import {
   evaluationEventFields,
   MAX_FAILURE_TEXT_LENGTH,
   modelTextOf,
   resultForSession,
-} from './event-fields.js';
+} from './events/event-fields.js';
 import { newCallFrame, runHandler } from './run-handler.js';
 import {
   type CallFailure,

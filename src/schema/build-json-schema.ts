@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { readFieldDescriptions } from '../metadata/describe-metadata.js';
 import type { AnyClass } from './class-fields.js';
 import { dump, type JsonValue } from './dump.js';

@@ -5,8 +5,11 @@ import {
 } from 'class-transformer';
 import { validate, type ValidatorOptions } from 'class-validator';
 
-import { describeThrown } from '../errors/describe-thrown.js';
-import { ToolValidationError, type ToolValidationIssue } from '../errors/tool-validation-error.js';
+import { describeThrown } from '../core/errors/describe-thrown.js';
+import {
+  ToolValidationError,
+  type ToolValidationIssue,
+} from '../core/errors/tool-validation-error.js';
 import { normalizeStrictArguments } from './normalize-strict-arguments.js';
 import type { SchemaProfile } from './params-json-schema.js';
 import { readParamsShape } from './params-shape.js';

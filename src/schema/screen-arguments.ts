@@ -1,4 +1,4 @@
-import type { ToolValidationIssue } from '../errors/tool-validation-error.js';
+import type { ToolValidationIssue } from '../core/errors/tool-validation-error.js';
 import type { AnyClass } from './class-fields.js';
 import { joinFieldPath, joinIndexPath } from './field-path.js';
 import { type FieldShape, type ParamsShape, readParamsShape } from './params-shape.js';

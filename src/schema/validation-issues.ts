@@ -1,6 +1,6 @@
 import type { ValidationError } from 'class-validator';
 
-import type { ToolValidationIssue } from '../errors/tool-validation-error.js';
+import type { ToolValidationIssue } from '../core/errors/tool-validation-error.js';
 import { joinFieldPath, joinIndexPath } from './field-path.js';
 
 /**

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-import { boundText } from '../errors/bound-text.js';
-import { ToolCallClosedError } from '../errors/tool-call-closed-error.js';
+import { boundText } from '../core/errors/bound-text.js';
+import { ToolCallClosedError } from '../core/errors/tool-call-closed-error.js';
 import { Mutex } from './mutex.js';
 
 /**

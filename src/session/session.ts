@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 
-import { ConfigurationError } from '../errors/configuration-error.js';
-import type { DispatchFailure, DispatchParticipant } from '../events/dispatch-failure.js';
-import { DispatchResult } from '../events/dispatch-result.js';
-import type { Dispatcher } from '../events/dispatcher.js';
-import type { EventType } from '../events/event-type.js';
-import { InProcessDispatcher } from '../events/in-process-dispatcher.js';
-import { PromptExecuted } from '../events/prompt-executed.js';
-import { ToolInvoked } from '../events/tool-invoked.js';
-import type { Snapshotable } from '../resources/snapshotable.js';
-import { type Clock, systemClock } from '../runtime/clock.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
+import type { DispatchFailure, DispatchParticipant } from './dispatch-failure.js';
+import { DispatchResult } from './dispatch-result.js';
+import type { Dispatcher } from './dispatcher.js';
+import type { EventType } from './event-type.js';
+import { InProcessDispatcher } from './in-process-dispatcher.js';
+import type { Snapshotable } from './snapshotable.js';
+import { type Clock, systemClock } from '../core/clock.js';
 import { assertCallOpen } from './call-frame.js';
-import { deepFreeze } from './deep-freeze.js';
-import { isClassInstance } from './is-class-instance.js';
+import { deepFreeze } from '../core/deep-freeze.js';
+import { isClassInstance } from '../core/is-class-instance.js';
 import { PersistentList } from './persistent-list.js';
 import type { ReducerContext } from './reducer.js';
 import { SliceAccessor } from './slice-accessor.js';
@@ -21,6 +19,7 @@ import { SliceReader } from './slice-reader.js';
 import { SliceStore } from './slice-store.js';
 import type { SliceType } from './slice-type.js';
 import type { SessionView, SliceView } from './slice-view.js';
+import { sessionTraitsOf } from './session-event-traits.js';
 import { SessionSnapshot, type SnapshotEntry } from './session-snapshot.js';
 import { stateReducers } from './state-reducers.js';
 import { transaction, type TransactionOptions } from './transaction.js';
@@ -309,7 +308,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
     const invoked: DispatchParticipant[] = [];
     const failures: DispatchFailure[] = [];
     this.#store.reduce(event, eventType, this.#context, invoked, failures);
-    for (const value of fanOutValues(eventType, event)) {
+    for (const value of sessionTraitsOf(eventType)?.fanOut?.(event) ?? []) {
       this.#store.reduce(value, value.constructor as EventType, this.#context, invoked, failures);
     }
     const delivered = this.dispatcher.dispatch(event);
@@ -321,20 +320,6 @@ export class Session implements Snapshotable<SessionSnapshot> {
       errors: failures,
     });
   }
-}
-
-function fanOutValues(eventType: EventType, event: object): object[] {
-  if (eventType === ToolInvoked) {
-    const invoked = event as ToolInvoked;
-    const value = invoked.result.value;
-    return invoked.outcome === 'success' && isClassInstance(value) ? [value] : [];
-  }
-  if (eventType === PromptExecuted) {
-    const output = (event as PromptExecuted).result.output;
-    if (isClassInstance(output)) return [output];
-    if (Array.isArray(output)) return output.filter(isClassInstance);
-  }
-  return [];
 }
 
 function checkTags(tags: Readonly<Record<string, string>>): Readonly<Record<string, string>> {

@@ -1,6 +1,6 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
-import type { DispatchResult } from '../events/dispatch-result.js';
-import type { EventType } from '../events/event-type.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
+import type { DispatchResult } from './dispatch-result.js';
+import type { EventType } from './event-type.js';
 import { PersistentList } from './persistent-list.js';
 import type { Reducer } from './reducer.js';
 import type { SlicePolicy } from './slice-policy.js';

@@ -1,13 +1,11 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
-import type { DispatchFailure, DispatchParticipant } from '../events/dispatch-failure.js';
-import type { EventType } from '../events/event-type.js';
-import { isThenable } from '../events/is-thenable.js';
-import { PromptExecuted } from '../events/prompt-executed.js';
-import { PromptRendered } from '../events/prompt-rendered.js';
-import { ToolInvoked } from '../events/tool-invoked.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
+import type { DispatchFailure, DispatchParticipant } from './dispatch-failure.js';
+import type { EventType } from './event-type.js';
+import { isThenable } from '../core/is-thenable.js';
 import { appendAll } from './append-all.js';
-import { deepFreeze } from './deep-freeze.js';
+import { deepFreeze } from '../core/deep-freeze.js';
 import { PersistentList } from './persistent-list.js';
+import { sessionTraitsOf } from './session-event-traits.js';
 import type { Reducer, ReducerContext } from './reducer.js';
 import { expectSliceOp, type SliceOp } from './slice-op.js';
 import { SlicePolicy } from './slice-policy.js';
@@ -18,9 +16,6 @@ export interface Registration {
   readonly slice: SliceType;
   readonly reducer: Reducer<object, object>;
 }
-
-/** The telemetry event classes: logged by default and always appended to their own slice. @internal */
-export const telemetryTypes: readonly SliceType[] = [PromptRendered, ToolInvoked, PromptExecuted];
 
 /**
  * The mutable heart of a session: one immutable list per slice, the policies
@@ -36,9 +31,7 @@ export class SliceStore {
     if (source === undefined) {
       this.lists = new Map();
       this.policies = new Map();
-      this.registrations = new Map(
-        telemetryTypes.map((type) => [type, [{ slice: type, reducer: appendAll }]]),
-      );
+      this.registrations = new Map();
     } else {
       this.lists = new Map(source.lists);
       this.policies = new Map(source.policies);
@@ -72,7 +65,7 @@ export class SliceStore {
   policyOf(type: SliceType): SlicePolicy {
     return (
       this.policies.get(type) ??
-      (telemetryTypes.includes(type) ? SlicePolicy.Log : SlicePolicy.State)
+      (sessionTraitsOf(type)?.logged === true ? SlicePolicy.Log : SlicePolicy.State)
     );
   }
 
@@ -89,7 +82,10 @@ export class SliceStore {
   }
 
   register(eventType: EventType, slice: SliceType, reducer: Reducer<object, object>): void {
-    const current = this.registrations.get(eventType) ?? [];
+    // A logged event keeps its ledger entry beside the reducers registered for it.
+    const current =
+      this.registrations.get(eventType) ??
+      (sessionTraitsOf(eventType)?.logged === true ? ledgerOf(eventType) : []);
     this.registrations.set(eventType, [...current, { slice, reducer }]);
   }
 

@@ -1,7 +1,7 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
-import type { EventType } from '../events/event-type.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
+import type { EventType } from './event-type.js';
 import { readReducerMethods } from '../metadata/reducer-metadata.js';
-import { deepFreeze } from './deep-freeze.js';
+import { deepFreeze } from '../core/deep-freeze.js';
 import type { Reducer } from './reducer.js';
 import { SliceOp } from './slice-op.js';
 import type { SliceType } from './slice-type.js';

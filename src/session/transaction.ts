@@ -1,5 +1,5 @@
-import { isThenable } from '../events/is-thenable.js';
-import type { Snapshotable } from '../resources/snapshotable.js';
+import { isThenable } from '../core/is-thenable.js';
+import type { Snapshotable } from './snapshotable.js';
 
 /** Options of {@link transaction}. */
 export interface TransactionOptions<R> {

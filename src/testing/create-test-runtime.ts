@@ -1,8 +1,8 @@
 import { Container } from 'inversify';
 
-import { installAffordance } from '../container/install-affordance.js';
+import { installAffordance } from '../runtime/scope/install-affordance.js';
 import type { AffordanceRuntime } from '../runtime/affordance-runtime.js';
-import { ProviderAdapter } from '../runtime/provider-adapter.js';
+import { ProviderAdapter } from '../provider/provider-adapter.js';
 import type { RuntimeOptions } from '../runtime/runtime-options.js';
 import { ScriptedAdapter, type ScriptedTurn } from './scripted-adapter.js';
 

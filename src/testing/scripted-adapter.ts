@@ -1,11 +1,11 @@
-import { TokenUsage, type TokenUsageInit } from '../events/token-usage.js';
+import { TokenUsage, type TokenUsageInit } from '../provider/token-usage.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { AffordanceRuntime } from '../runtime/affordance-runtime.js';
-import type { ProviderToolCall, ProviderTurn } from '../runtime/conversation.js';
+import type { ProviderToolCall, ProviderTurn } from '../provider/conversation.js';
 import type { EvaluateOptions } from '../runtime/evaluate-options.js';
 import type { PromptResponse } from '../runtime/prompt-response.js';
-import { ProviderAdapter } from '../runtime/provider-adapter.js';
-import type { ProviderRequest } from '../runtime/provider-request.js';
+import { ProviderAdapter } from '../provider/provider-adapter.js';
+import type { ProviderRequest } from '../provider/provider-request.js';
 import { ScriptMismatchError } from './script-mismatch-error.js';
 
 /** One scripted tool call; `arguments` may be an object (sent as JSON text) or raw text (sent as is). */

@@ -1,4 +1,4 @@
-import { PromptValidationError } from '../errors/prompt-validation-error.js';
+import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import { ToolDefinition, type ToolDefinitionInit } from './tool-definition.js';
 
 /** The provider-executed tool types affordance knows how to declare (OpenAI Responses names). */

@@ -4,9 +4,9 @@ import type { Prompt } from '../prompt/prompt.js';
 import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
 import type { ResourceResolver } from '../resources/resource-binding.js';
 import type { Filesystem } from '../resources/filesystem.js';
-import type { BudgetTracker } from '../runtime/budget-tracker.js';
-import type { Deadline } from '../runtime/deadline.js';
-import type { ProviderAdapter } from '../runtime/provider-adapter.js';
+import type { BudgetTracker } from '../runtime/limits/budget-tracker.js';
+import type { Deadline } from '../runtime/limits/deadline.js';
+import type { ProviderAdapter } from '../provider/provider-adapter.js';
 import type { Session } from '../session/session.js';
 
 /** Resolves services from the container scope of the current tool call. */

@@ -1,6 +1,6 @@
-import { PromptValidationError } from '../errors/prompt-validation-error.js';
+import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import { toJsonSchema } from '../schema/to-json-schema.js';
-import type { DataClass, ResultDeclaration } from './class-type.js';
+import type { DataClass, ResultDeclaration } from '../core/class-type.js';
 import type { ToolContext } from './tool-context.js';
 import { ToolExample } from './tool-example.js';
 import { validateDescription, validateToolName } from './tool-name.js';

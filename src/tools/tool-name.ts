@@ -1,5 +1,5 @@
-import { PromptValidationError } from '../errors/prompt-validation-error.js';
-import type { ClassRef } from '../errors/prompt-error-fields.js';
+import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
+import type { ClassRef } from '../core/errors/prompt-error-fields.js';
 
 /** The pattern every tool name must match (OpenAI's function name rule, lowercase). */
 export const TOOL_NAME_PATTERN = /^[a-z0-9_-]{1,64}$/;

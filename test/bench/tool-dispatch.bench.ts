@@ -31,7 +31,7 @@ import {
 } from '../../src/index.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
 
-import { EvaluationScope } from '../../src/container/evaluation-scope.js';
+import { EvaluationScope } from '../../src/runtime/scope/evaluation-scope.js';
 import { ToolExecutor } from '../../src/runtime/tool-executor.js';
 import { measure, printTable } from './measure.js';
 

@@ -9,9 +9,9 @@ import {
 } from 'inversify';
 
 import { Section } from '../../src/decorators/section.js';
-import { assertScopes } from '../../src/container/assert-scopes.js';
-import { checkScopes, type ScopedServiceIds } from '../../src/container/check-scopes.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { assertScopes } from '../../src/runtime/scope/assert-scopes.js';
+import { checkScopes, type ScopedServiceIds } from '../../src/runtime/scope/check-scopes.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
 import { catchError } from '../support/catch-error.js';
 
 interface CallValue {

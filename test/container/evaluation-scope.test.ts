@@ -14,7 +14,7 @@ import {
 } from 'affordance';
 import { createTestRuntime, type ScriptedTurn } from 'affordance/testing';
 
-import { EvaluationScope } from '../../src/container/evaluation-scope.js';
+import { EvaluationScope } from '../../src/runtime/scope/evaluation-scope.js';
 import { catchError } from '../support/catch-error.js';
 
 /** An application singleton: records what each call saw. */

@@ -1,7 +1,7 @@
 import { IsString } from 'class-validator';
 
 import { Describe } from '../../src/decorators/describe.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
 import { readFieldDescriptions } from '../../src/metadata/describe-metadata.js';
 import { catchError } from '../support/catch-error.js';
 

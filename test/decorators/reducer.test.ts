@@ -1,5 +1,5 @@
 import { Reducer } from '../../src/decorators/reducer.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
 import { readReducerMethods } from '../../src/metadata/reducer-metadata.js';
 
 class Opened {}

@@ -3,7 +3,7 @@ import { Container, inject, injectable } from 'inversify';
 
 import { Section } from '../../src/decorators/section.js';
 import { Tool } from '../../src/decorators/tool.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { sectionFromClass } from '../../src/prompt/section-from-class.js';
 import type { ToolContext } from '../../src/tools/tool-context.js';

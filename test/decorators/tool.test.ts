@@ -2,9 +2,9 @@ import { IsString } from 'class-validator';
 
 import { Section } from '../../src/decorators/section.js';
 import { Tool } from '../../src/decorators/tool.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { PromptValidationError } from '../../src/errors/prompt-validation-error.js';
-import { readToolMethods } from '../../src/metadata/tool-metadata.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { PromptValidationError } from '../../src/core/errors/prompt-validation-error.js';
+import { readToolMethods } from '../../src/tools/tool-metadata.js';
 import { sectionFromClass } from '../../src/prompt/section-from-class.js';
 import type { ToolContext } from '../../src/tools/tool-context.js';
 import type { ToolDefinition } from '../../src/tools/tool-definition.js';

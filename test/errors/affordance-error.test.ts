@@ -1,9 +1,9 @@
 import { Container, injectable } from 'inversify';
 
-import { AffordanceError } from '../../src/errors/affordance-error.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { PromptValidationError } from '../../src/errors/prompt-validation-error.js';
-import { ToolValidationError } from '../../src/errors/tool-validation-error.js';
+import { AffordanceError } from '../../src/core/errors/affordance-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { PromptValidationError } from '../../src/core/errors/prompt-validation-error.js';
+import { ToolValidationError } from '../../src/core/errors/tool-validation-error.js';
 
 describe('AffordanceError', () => {
   describe('.is', () => {

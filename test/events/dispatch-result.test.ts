@@ -1,4 +1,4 @@
-import { DispatchResult } from '../../src/events/dispatch-result.js';
+import { DispatchResult } from '../../src/session/dispatch-result.js';
 
 class Ping {}
 

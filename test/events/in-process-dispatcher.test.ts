@@ -1,5 +1,5 @@
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { InProcessDispatcher } from '../../src/events/in-process-dispatcher.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { InProcessDispatcher } from '../../src/session/in-process-dispatcher.js';
 
 class Ping {
   constructor(readonly n: number) {}

@@ -1,5 +1,5 @@
-import { PromptExecuted } from '../../src/events/prompt-executed.js';
-import { TokenUsage } from '../../src/events/token-usage.js';
+import { PromptExecuted } from '../../src/runtime/events/prompt-executed.js';
+import { TokenUsage } from '../../src/provider/token-usage.js';
 
 const context = { promptName: 'ns/key', promptNs: 'ns', promptKey: 'key', adapter: 'openai' };
 

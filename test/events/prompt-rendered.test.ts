@@ -1,4 +1,4 @@
-import { PromptRendered } from '../../src/events/prompt-rendered.js';
+import { PromptRendered } from '../../src/runtime/events/prompt-rendered.js';
 
 const context = { promptName: 'ns/key', promptNs: 'ns', promptKey: 'key', adapter: 'openai' };
 

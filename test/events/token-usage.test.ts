@@ -1,5 +1,5 @@
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { TokenUsage } from '../../src/events/token-usage.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { TokenUsage } from '../../src/provider/token-usage.js';
 
 describe(TokenUsage, () => {
   describe('.totalTokens', () => {

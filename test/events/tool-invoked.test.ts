@@ -1,6 +1,6 @@
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { TokenUsage } from '../../src/events/token-usage.js';
-import { ToolInvoked } from '../../src/events/tool-invoked.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { TokenUsage } from '../../src/provider/token-usage.js';
+import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
 import { ToolResult } from '../../src/tools/tool-result.js';
 
 class LookupParams {

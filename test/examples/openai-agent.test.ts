@@ -1,6 +1,6 @@
 import { DeskAnswer, run } from '../../examples/openai-agent/main.js';
 import { OrderBook } from '../../examples/openai-agent/order-book.js';
-import { ToolInvoked } from '../../src/events/tool-invoked.js';
+import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
 import { functionCall, message, responseBody } from '../support/openai-payloads.js';
 import { OpenAITestServer } from '../support/openai-test-server.js';
 

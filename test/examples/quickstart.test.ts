@@ -1,6 +1,6 @@
 import { EntityAnswer, run } from '../../examples/quickstart/main.js';
 import { LookupResult } from '../../examples/quickstart/entity-store.js';
-import { ToolInvoked } from '../../src/events/tool-invoked.js';
+import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
 
 describe('examples/quickstart', () => {
   it('should recover from a rejected call and return the structured answer', async () => {

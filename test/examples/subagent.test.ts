@@ -1,8 +1,8 @@
 import { AccountReview, run } from '../../examples/subagent/main.js';
 import { Findings } from '../../examples/subagent/researcher.js';
-import { PromptExecuted } from '../../src/events/prompt-executed.js';
-import { PromptRendered } from '../../src/events/prompt-rendered.js';
-import { ToolInvoked } from '../../src/events/tool-invoked.js';
+import { PromptExecuted } from '../../src/runtime/events/prompt-executed.js';
+import { PromptRendered } from '../../src/runtime/events/prompt-rendered.js';
+import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
 import { Session } from '../../src/session/session.js';
 
 describe('examples/subagent', () => {

@@ -3,7 +3,7 @@ import { Plan } from 'affordance/planning';
 import { KnowledgeBase } from '../../examples/support-desk/knowledge-base.js';
 import { Resolution, run, SupportAnswer } from '../../examples/support-desk/main.js';
 import { Ticket, TicketDesk, TicketPriority } from '../../examples/support-desk/ticket-desk.js';
-import { ToolInvoked } from '../../src/events/tool-invoked.js';
+import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
 import { functionCall, message, responseBody } from '../support/openai-payloads.js';
 import { OpenAITestServer } from '../support/openai-test-server.js';
 

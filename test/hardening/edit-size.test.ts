@@ -6,7 +6,7 @@ import {
   ResourceRegistry,
   type ToolCallOutcome,
 } from 'affordance';
-import { FilesystemToolsSection } from 'affordance/planning';
+import { FilesystemToolsSection } from 'affordance/filesystem';
 
 import { runToolCalls } from '../support/run-tool-calls.js';
 

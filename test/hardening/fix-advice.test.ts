@@ -74,7 +74,7 @@ describe('Every "Fix:" written in src/ names only what the entry points export',
     expect(advice.map((entry) => entry.file)).toEqual(
       expect.arrayContaining([
         'session/slice-op.ts',
-        'events/tool-invoked.ts',
+        'runtime/events/tool-invoked.ts',
         'nest/create-adapter.ts',
         'schema/params-shape.ts',
         'openai/openai-adapter.ts',

@@ -8,7 +8,7 @@ import {
   type ToolCallOutcome,
 } from 'affordance';
 import type { ScriptedToolCall } from 'affordance/testing';
-import { FilesystemToolsSection } from 'affordance/planning';
+import { FilesystemToolsSection } from 'affordance/filesystem';
 
 import { compileGlob } from '../../src/resources/glob-pattern.js';
 import { runToolCalls } from '../support/run-tool-calls.js';

@@ -4,8 +4,8 @@ import { IsString } from 'class-validator';
 import { Container } from 'inversify';
 import OpenAI, { APIError } from 'openai';
 
-import { installAffordance } from '../../src/container/install-affordance.js';
-import { PromptEvaluationError } from '../../src/errors/prompt-evaluation-error.js';
+import { installAffordance } from '../../src/runtime/scope/install-affordance.js';
+import { PromptEvaluationError } from '../../src/core/errors/prompt-evaluation-error.js';
 import {
   OpenAIAdapter,
   OpenAIAdapterOptions,
@@ -13,7 +13,7 @@ import {
 } from '../../src/openai/index.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { Prompt } from '../../src/prompt/prompt.js';
-import { ProviderAdapter } from '../../src/runtime/provider-adapter.js';
+import { ProviderAdapter } from '../../src/provider/provider-adapter.js';
 import { Session } from '../../src/session/session.js';
 import type { ToolContext } from '../../src/tools/tool-context.js';
 import { ToolDefinition } from '../../src/tools/tool-definition.js';

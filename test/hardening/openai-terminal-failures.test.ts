@@ -1,4 +1,4 @@
-import { PromptEvaluationError } from '../../src/errors/prompt-evaluation-error.js';
+import { PromptEvaluationError } from '../../src/core/errors/prompt-evaluation-error.js';
 import type { OpenAIRetryEvent } from '../../src/openai/index.js';
 import { Session } from '../../src/session/session.js';
 import { catchRejection } from '../support/catch-error.js';

@@ -2,7 +2,7 @@ import { inject, injectable } from 'inversify';
 
 import { Section } from '../../src/decorators/section.js';
 import { Tool } from '../../src/decorators/tool.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
 import { Prompt } from '../../src/prompt/prompt.js';
 import { Session } from '../../src/session/session.js';
 import { createTestRuntime } from '../../src/testing/create-test-runtime.js';

@@ -1,6 +1,6 @@
 import { Section } from '../../src/decorators/section.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { isSectionClass, readSectionOptions } from '../../src/metadata/section-metadata.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { isSectionClass, readSectionOptions } from '../../src/prompt/section-metadata.js';
 import { catchError } from '../support/catch-error.js';
 
 @Section({ key: 'faq', title: 'FAQ', template: 'Answer from the FAQ.' })

@@ -1,8 +1,8 @@
 import { IsString } from 'class-validator';
 
 import { Tool } from '../../src/decorators/tool.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { readToolMethods } from '../../src/metadata/tool-metadata.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { readToolMethods } from '../../src/tools/tool-metadata.js';
 import type { ToolContext } from '../../src/tools/tool-context.js';
 import { ToolExample } from '../../src/tools/tool-example.js';
 import { ToolResult } from '../../src/tools/tool-result.js';

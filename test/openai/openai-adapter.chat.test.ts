@@ -1,6 +1,6 @@
-import { PromptEvaluationError } from '../../src/errors/prompt-evaluation-error.js';
-import { PromptValidationError } from '../../src/errors/prompt-validation-error.js';
-import { TokenUsage } from '../../src/events/token-usage.js';
+import { PromptEvaluationError } from '../../src/core/errors/prompt-evaluation-error.js';
+import { PromptValidationError } from '../../src/core/errors/prompt-validation-error.js';
+import { TokenUsage } from '../../src/provider/token-usage.js';
 import { OpenAIAdapter, ShellCommandOutput, ShellTool } from '../../src/openai/index.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { Prompt } from '../../src/prompt/prompt.js';

@@ -1,5 +1,5 @@
-import { PromptValidationError } from '../../src/errors/prompt-validation-error.js';
-import { ToolInvoked } from '../../src/events/tool-invoked.js';
+import { PromptValidationError } from '../../src/core/errors/prompt-validation-error.js';
+import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
 import {
   ApplyPatchOperation,
   ApplyPatchTool,

@@ -1,6 +1,6 @@
-import { PromptEvaluationError } from '../../src/errors/prompt-evaluation-error.js';
-import { PromptRendered } from '../../src/events/prompt-rendered.js';
-import { ToolInvoked } from '../../src/events/tool-invoked.js';
+import { PromptEvaluationError } from '../../src/core/errors/prompt-evaluation-error.js';
+import { PromptRendered } from '../../src/runtime/events/prompt-rendered.js';
+import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
 import { OpenAIAdapter } from '../../src/openai/index.js';
 import { Session } from '../../src/session/session.js';
 import { catchRejection } from '../support/catch-error.js';

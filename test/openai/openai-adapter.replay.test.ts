@@ -1,5 +1,5 @@
-import { PromptEvaluationError } from '../../src/errors/prompt-evaluation-error.js';
-import { ToolInvoked } from '../../src/events/tool-invoked.js';
+import { PromptEvaluationError } from '../../src/core/errors/prompt-evaluation-error.js';
+import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
 import { OpenAIAdapter } from '../../src/openai/index.js';
 import { Session } from '../../src/session/session.js';
 import { catchRejection } from '../support/catch-error.js';

@@ -1,16 +1,16 @@
 import { Container } from 'inversify';
 import OpenAI from 'openai';
 
-import { installAffordance } from '../../src/container/install-affordance.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { PromptEvaluationError } from '../../src/errors/prompt-evaluation-error.js';
-import { PromptRendered } from '../../src/events/prompt-rendered.js';
-import { TokenUsage } from '../../src/events/token-usage.js';
-import { ToolInvoked } from '../../src/events/tool-invoked.js';
+import { installAffordance } from '../../src/runtime/scope/install-affordance.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { PromptEvaluationError } from '../../src/core/errors/prompt-evaluation-error.js';
+import { PromptRendered } from '../../src/runtime/events/prompt-rendered.js';
+import { TokenUsage } from '../../src/provider/token-usage.js';
+import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
 import { OpenAIAdapter, OpenAIAdapterOptions } from '../../src/openai/index.js';
-import { toolContractHash } from '../../src/overrides/prompt-descriptor.js';
-import { Budget } from '../../src/runtime/budget.js';
-import { ProviderAdapter } from '../../src/runtime/provider-adapter.js';
+import { toolContractHash } from '../../src/prompt/overrides/prompt-descriptor.js';
+import { Budget } from '../../src/runtime/limits/budget.js';
+import { ProviderAdapter } from '../../src/provider/provider-adapter.js';
 import { toJsonSchema } from '../../src/schema/to-json-schema.js';
 import { Session } from '../../src/session/session.js';
 import { catchError, catchRejection } from '../support/catch-error.js';

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { IsString } from 'class-validator';
 
 import { Describe } from '../../src/decorators/describe.js';
-import { PromptOverridesError } from '../../src/errors/prompt-overrides-error.js';
-import { JsonFilePromptOverridesStore } from '../../src/overrides/json-file-overrides-store.js';
-import { describePrompt, toolContractHash } from '../../src/overrides/prompt-descriptor.js';
+import { PromptOverridesError } from '../../src/core/errors/prompt-overrides-error.js';
+import { JsonFilePromptOverridesStore } from '../../src/prompt/overrides/json-file-overrides-store.js';
+import { describePrompt, toolContractHash } from '../../src/prompt/overrides/prompt-descriptor.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { Prompt } from '../../src/prompt/prompt.js';
 import { ToolDefinition } from '../../src/tools/tool-definition.js';

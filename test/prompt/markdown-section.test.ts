@@ -1,7 +1,7 @@
 import { IsString } from 'class-validator';
 
-import { PromptRenderError } from '../../src/errors/prompt-render-error.js';
-import { PromptValidationError } from '../../src/errors/prompt-validation-error.js';
+import { PromptRenderError } from '../../src/core/errors/prompt-render-error.js';
+import { PromptValidationError } from '../../src/core/errors/prompt-validation-error.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { ToolDefinition } from '../../src/tools/tool-definition.js';
 import { ToolResult } from '../../src/tools/tool-result.js';

@@ -2,11 +2,11 @@ import { IsInt, IsString } from 'class-validator';
 
 import { Section } from '../../src/decorators/section.js';
 import { Tool } from '../../src/decorators/tool.js';
-import { PromptOverridesError } from '../../src/errors/prompt-overrides-error.js';
-import { PromptRenderError } from '../../src/errors/prompt-render-error.js';
-import { PromptValidationError } from '../../src/errors/prompt-validation-error.js';
-import { describePrompt } from '../../src/overrides/prompt-descriptor.js';
-import type { PromptOverride } from '../../src/overrides/prompt-override.js';
+import { PromptOverridesError } from '../../src/core/errors/prompt-overrides-error.js';
+import { PromptRenderError } from '../../src/core/errors/prompt-render-error.js';
+import { PromptValidationError } from '../../src/core/errors/prompt-validation-error.js';
+import { describePrompt } from '../../src/prompt/overrides/prompt-descriptor.js';
+import type { PromptOverride } from '../../src/prompt/overrides/prompt-override.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { Prompt } from '../../src/prompt/prompt.js';
 import { Session } from '../../src/session/session.js';

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { FilesystemError, type FilesystemErrorReason } from '../../src/errors/filesystem-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import {
+  FilesystemError,
+  type FilesystemErrorReason,
+} from '../../src/core/errors/filesystem-error.js';
 import { InMemoryFilesystem } from '../../src/resources/in-memory-filesystem.js';
 
 async function failure(promise: Promise<unknown>): Promise<FilesystemError> {

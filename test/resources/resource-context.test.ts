@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
 import { InMemoryFilesystem } from '../../src/resources/in-memory-filesystem.js';
 import { Filesystem } from '../../src/resources/filesystem.js';
 import { ResourceContext } from '../../src/resources/resource-context.js';

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
 import { ResourceToken } from '../../src/resources/resource-key.js';
 import { ResourceRegistry } from '../../src/resources/resource-registry.js';
 

@@ -1,11 +1,11 @@
-import { BudgetExceededError } from '../../src/errors/budget-exceeded-error.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { DeadlineExceededError } from '../../src/errors/deadline-exceeded-error.js';
-import { TokenUsage } from '../../src/events/token-usage.js';
-import { Budget } from '../../src/runtime/budget.js';
-import { BudgetTracker } from '../../src/runtime/budget-tracker.js';
-import { Deadline } from '../../src/runtime/deadline.js';
-import { ManualClock } from '../../src/runtime/manual-clock.js';
+import { BudgetExceededError } from '../../src/core/errors/budget-exceeded-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { DeadlineExceededError } from '../../src/core/errors/deadline-exceeded-error.js';
+import { TokenUsage } from '../../src/provider/token-usage.js';
+import { Budget } from '../../src/runtime/limits/budget.js';
+import { BudgetTracker } from '../../src/runtime/limits/budget-tracker.js';
+import { Deadline } from '../../src/runtime/limits/deadline.js';
+import { ManualClock } from '../../src/core/manual-clock.js';
 
 function usage(inputTokens: number, outputTokens: number): TokenUsage {
   return new TokenUsage({ inputTokens, outputTokens });

@@ -1,8 +1,8 @@
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { DeadlineExceededError } from '../../src/errors/deadline-exceeded-error.js';
-import { systemClock } from '../../src/runtime/clock.js';
-import { Deadline } from '../../src/runtime/deadline.js';
-import { ManualClock } from '../../src/runtime/manual-clock.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { DeadlineExceededError } from '../../src/core/errors/deadline-exceeded-error.js';
+import { systemClock } from '../../src/core/clock.js';
+import { Deadline } from '../../src/runtime/limits/deadline.js';
+import { ManualClock } from '../../src/core/manual-clock.js';
 
 const start = Date.UTC(2026, 0, 1);
 

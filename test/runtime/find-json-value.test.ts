@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { findJsonValue, type JsonSpan } from '../../src/runtime/find-json-value.js';
+import { findJsonValue, type JsonSpan } from '../../src/schema/find-json-value.js';
 
 /**
  * The definition, by brute force: the first `{` or `[` from which some prefix

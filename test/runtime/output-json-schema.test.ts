@@ -14,8 +14,8 @@ import {
 import { toStrictJsonSchema } from 'openai/lib/transform';
 
 import type { SchemaProfile } from '../../src/schema/params-json-schema.js';
-import { outputJsonSchema } from '../../src/runtime/output-json-schema.js';
-import { parseStructuredOutput } from '../../src/runtime/parse-structured-output.js';
+import { outputJsonSchema } from '../../src/schema/output-json-schema.js';
+import { parseStructuredOutput } from '../../src/schema/parse-structured-output.js';
 import { toJsonSchema } from '../../src/schema/to-json-schema.js';
 import { toStrictPayload } from '../support/strict-payload.js';
 import { OrderParams } from '../schema/zoo/order-params.js';

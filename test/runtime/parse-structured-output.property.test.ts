@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { IsInt, IsOptional, IsString } from 'class-validator';
 
-import { OutputParseError } from '../../src/errors/output-parse-error.js';
+import { OutputParseError } from '../../src/core/errors/output-parse-error.js';
 import {
   parseStructuredOutput,
   type StructuredAnswer,
-} from '../../src/runtime/parse-structured-output.js';
+} from '../../src/schema/parse-structured-output.js';
 import { OrderParams } from '../schema/zoo/order-params.js';
 
 class Verdict {

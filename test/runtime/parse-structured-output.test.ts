@@ -1,11 +1,11 @@
 import { IsInt, IsOptional, IsString, Min } from 'class-validator';
 
-import { OutputParseError } from '../../src/errors/output-parse-error.js';
-import { ToolValidationError } from '../../src/errors/tool-validation-error.js';
+import { OutputParseError } from '../../src/core/errors/output-parse-error.js';
+import { ToolValidationError } from '../../src/core/errors/tool-validation-error.js';
 import {
   parseStructuredOutput,
   type StructuredAnswer,
-} from '../../src/runtime/parse-structured-output.js';
+} from '../../src/schema/parse-structured-output.js';
 import { catchRejection } from '../support/catch-error.js';
 import { Address, LineItem, OrderParams } from '../schema/zoo/order-params.js';
 

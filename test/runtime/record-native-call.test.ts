@@ -1,11 +1,11 @@
-import { ToolInvoked } from '../../src/events/tool-invoked.js';
-import { TokenUsage } from '../../src/events/token-usage.js';
+import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
+import { TokenUsage } from '../../src/provider/token-usage.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { Prompt } from '../../src/prompt/prompt.js';
-import type { ProviderTurn } from '../../src/runtime/conversation.js';
-import { ProviderAdapter } from '../../src/runtime/provider-adapter.js';
+import type { ProviderTurn } from '../../src/provider/conversation.js';
+import { ProviderAdapter } from '../../src/provider/provider-adapter.js';
 import { recordNativeCall } from '../../src/runtime/record-native-call.js';
-import type { ProviderRequest } from '../../src/runtime/provider-request.js';
+import type { ProviderRequest } from '../../src/provider/provider-request.js';
 import { Session } from '../../src/session/session.js';
 import { createTestRuntime } from '../../src/testing/create-test-runtime.js';
 import { NativeTool } from '../../src/tools/native-tool.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { sanitizeSchemaName } from '../../src/runtime/sanitize-schema-name.js';
+import { sanitizeSchemaName } from '../../src/provider/sanitize-schema-name.js';
 
 describe(sanitizeSchemaName, () => {
   it.each([

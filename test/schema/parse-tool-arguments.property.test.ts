@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { ToolValidationError } from '../../src/errors/tool-validation-error.js';
+import { ToolValidationError } from '../../src/core/errors/tool-validation-error.js';
 import { dump } from '../../src/schema/dump.js';
 import { parseToolArguments } from '../../src/schema/parse-tool-arguments.js';
 import { EmptyParams } from './zoo/empty-params.js';

@@ -10,7 +10,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 
-import { ToolValidationError } from '../../src/errors/tool-validation-error.js';
+import { ToolValidationError } from '../../src/core/errors/tool-validation-error.js';
 import { parseToolArguments } from '../../src/schema/parse-tool-arguments.js';
 import { catchRejection } from '../support/catch-error.js';
 import { ContactParams } from './zoo/contact-params.js';

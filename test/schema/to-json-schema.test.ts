@@ -38,7 +38,7 @@ import {
 import { toStrictJsonSchema } from 'openai/lib/transform';
 
 import { Describe } from '../../src/decorators/describe.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
 import type { JsonSchema, SchemaProfile } from '../../src/schema/params-json-schema.js';
 import { toJsonSchema } from '../../src/schema/to-json-schema.js';
 import { catchError } from '../support/catch-error.js';

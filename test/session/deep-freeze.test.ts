@@ -1,4 +1,4 @@
-import { deepFreeze } from '../../src/session/deep-freeze.js';
+import { deepFreeze } from '../../src/core/deep-freeze.js';
 
 class Step {
   constructor(

@@ -1,9 +1,9 @@
 import { Reducer } from '../../src/decorators/reducer.js';
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { InProcessDispatcher } from '../../src/events/in-process-dispatcher.js';
-import { PromptExecuted } from '../../src/events/prompt-executed.js';
-import { PromptRendered } from '../../src/events/prompt-rendered.js';
-import { ToolInvoked } from '../../src/events/tool-invoked.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { InProcessDispatcher } from '../../src/session/in-process-dispatcher.js';
+import { PromptExecuted } from '../../src/runtime/events/prompt-executed.js';
+import { PromptRendered } from '../../src/runtime/events/prompt-rendered.js';
+import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
 import { Session } from '../../src/session/session.js';
 import { SliceOp } from '../../src/session/slice-op.js';
 import { SlicePolicy } from '../../src/session/slice-policy.js';

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
 import { Session } from '../../src/session/session.js';
 import { SliceAccessor } from '../../src/session/slice-accessor.js';
 import { SliceOp } from '../../src/session/slice-op.js';

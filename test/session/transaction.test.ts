@@ -1,4 +1,4 @@
-import type { Snapshotable } from '../../src/resources/snapshotable.js';
+import type { Snapshotable } from '../../src/session/snapshotable.js';
 import { transaction } from '../../src/session/transaction.js';
 
 class Box implements Snapshotable<number> {

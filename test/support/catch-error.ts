@@ -1,4 +1,7 @@
-import type { AffordanceError, AffordanceErrorCode } from '../../src/errors/affordance-error.js';
+import type {
+  AffordanceError,
+  AffordanceErrorCode,
+} from '../../src/core/errors/affordance-error.js';
 
 type ErrorGuard<E extends AffordanceError> = (abstract new (...args: never[]) => E) & {
   readonly errorCode: AffordanceErrorCode | undefined;

@@ -1,4 +1,4 @@
-import type { ProviderRequest } from '../../src/runtime/provider-request.js';
+import type { ProviderRequest } from '../../src/provider/provider-request.js';
 
 /** The tool messages of a recorded request, as `[callId, content]` pairs in conversation order. */
 export function toolMessages(request: ProviderRequest | undefined): [string, string][] {

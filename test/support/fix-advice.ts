@@ -11,6 +11,7 @@ import ts from 'typescript';
 import * as core from 'affordance';
 import * as nest from 'affordance/nest';
 import * as openai from 'affordance/openai';
+import * as filesystem from 'affordance/filesystem';
 import * as planning from 'affordance/planning';
 import * as testing from 'affordance/testing';
 
@@ -20,6 +21,7 @@ export const entryPoints: Readonly<Record<string, Readonly<Record<string, unknow
   'affordance/testing': testing,
   'affordance/openai': openai,
   'affordance/planning': planning,
+  'affordance/filesystem': filesystem,
   'affordance/nest': nest,
 };
 

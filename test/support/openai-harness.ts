@@ -1,10 +1,10 @@
 import { Container } from 'inversify';
 import OpenAI, { type ClientOptions } from 'openai';
 
-import { installAffordance } from '../../src/container/install-affordance.js';
+import { installAffordance } from '../../src/runtime/scope/install-affordance.js';
 import { OpenAIAdapter, OpenAIAdapterOptions } from '../../src/openai/index.js';
 import type { AffordanceRuntime } from '../../src/runtime/affordance-runtime.js';
-import { ProviderAdapter } from '../../src/runtime/provider-adapter.js';
+import { ProviderAdapter } from '../../src/provider/provider-adapter.js';
 import type { RuntimeOptions } from '../../src/runtime/runtime-options.js';
 import { OpenAITestServer } from './openai-test-server.js';
 

@@ -3,7 +3,7 @@ import { IsBoolean, IsObject, IsOptional, IsString, MinLength } from 'class-vali
 import { Describe } from '../../src/decorators/describe.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { Prompt } from '../../src/prompt/prompt.js';
-import type { DataClass } from '../../src/tools/class-type.js';
+import type { DataClass } from '../../src/core/class-type.js';
 import { ToolDefinition } from '../../src/tools/tool-definition.js';
 import { ToolResult } from '../../src/tools/tool-result.js';
 

@@ -1,7 +1,7 @@
 import type { AffordanceRuntime } from '../../src/runtime/affordance-runtime.js';
-import type { ProviderTurn } from '../../src/runtime/conversation.js';
-import { ProviderAdapter } from '../../src/runtime/provider-adapter.js';
-import type { ProviderRequest } from '../../src/runtime/provider-request.js';
+import type { ProviderTurn } from '../../src/provider/conversation.js';
+import { ProviderAdapter } from '../../src/provider/provider-adapter.js';
+import type { ProviderRequest } from '../../src/provider/provider-request.js';
 import { ScriptedAdapter, type ScriptedTurn } from '../../src/testing/scripted-adapter.js';
 
 /**

@@ -1,4 +1,4 @@
-import { PromptValidationError } from '../../src/errors/prompt-validation-error.js';
+import { PromptValidationError } from '../../src/core/errors/prompt-validation-error.js';
 import { NativeTool, type NativeToolType } from '../../src/tools/native-tool.js';
 import { ToolDefinition } from '../../src/tools/tool-definition.js';
 import { ToolExample } from '../../src/tools/tool-example.js';

@@ -1,7 +1,7 @@
 import { IsString } from 'class-validator';
 
-import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { PromptValidationError } from '../../src/errors/prompt-validation-error.js';
+import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
+import { PromptValidationError } from '../../src/core/errors/prompt-validation-error.js';
 import { ToolDefinition, type ToolDefinitionInit } from '../../src/tools/tool-definition.js';
 import { ToolExample } from '../../src/tools/tool-example.js';
 import { ToolResult } from '../../src/tools/tool-result.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { PromptValidationError } from '../../src/errors/prompt-validation-error.js';
+import { PromptValidationError } from '../../src/core/errors/prompt-validation-error.js';
 import {
   TOOL_NAME_PATTERN,
   toolNameFromMethod,

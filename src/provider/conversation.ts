@@ -1,0 +1,67 @@
+import type { TokenUsage } from './token-usage.js';
+import type { ToolResult } from '../tools/tool-result.js';
+
+/** One tool call as the provider sent it. */
+export interface ProviderToolCall {
+  /** The provider's id of the call; every call gets exactly one result under this id. */
+  readonly callId: string;
+  /** The tool name the model asked for. */
+  readonly name: string;
+  /** The arguments: JSON text as the provider sent it, or an already-decoded value. */
+  readonly arguments: unknown;
+}
+
+/**
+ * A call the provider executed itself (a native tool such as web search), as
+ * the adapter read it from the response. The runtime records it as a
+ * `ToolInvoked` flagged `native`; nothing runs locally and no tool message is sent.
+ */
+export interface ProviderNativeCall {
+  /** The provider's id of the call (or of its output item). */
+  readonly callId: string;
+  /** The name of the prompt's `NativeTool` it belongs to (the provider's tool type when none matches). */
+  readonly name: string;
+  /** What the provider reports the tool was called with (query, code, action...). */
+  readonly arguments: unknown;
+  /** The outcome: the provider's payload as `value`, or a failure naming the provider's error. */
+  readonly result: ToolResult;
+}
+
+/** What the model answered in one turn, in provider-neutral form. */
+export interface ProviderTurn {
+  /** The assistant's text, if any. */
+  readonly text?: string | null | undefined;
+  /** Tool calls to run, in the order the model gave them; empty for a final answer. */
+  readonly toolCalls?: readonly ProviderToolCall[] | undefined;
+  /** Calls the provider already executed (native tools), in response order; recorded, never run. */
+  readonly nativeCalls?: readonly ProviderNativeCall[] | undefined;
+  /** A structured answer the provider already decoded (e.g. from `json_schema` output), if any. */
+  readonly parsed?: unknown;
+  /** Token usage of the evaluation so far (cumulative over its turns), if the provider reports it. */
+  readonly usage?: TokenUsage | undefined;
+  /** Provider-specific items to carry into the next request (e.g. reasoning items). */
+  readonly providerItems?: readonly unknown[] | undefined;
+  /** The raw provider response, for diagnosis. */
+  readonly raw?: unknown;
+}
+
+/** A message of the conversation an evaluation builds, in provider-neutral form. */
+export type ConversationMessage =
+  | { readonly role: 'system' | 'user'; readonly content: string }
+  | {
+      readonly role: 'assistant';
+      readonly content: string | null;
+      readonly toolCalls: readonly ProviderToolCall[];
+      readonly providerItems: readonly unknown[];
+    }
+  | {
+      readonly role: 'tool';
+      readonly callId: string;
+      readonly name: string;
+      /** The tool message exactly as the provider receives it. */
+      readonly content: string;
+      readonly result: ToolResult;
+    };
+
+/** A tool choice: let the model decide, require a tool, forbid tools, or force one named function. */
+export type ToolChoice = 'auto' | 'required' | 'none' | { readonly name: string };

@@ -1,0 +1,51 @@
+import type { EvaluationScope } from '../scope/evaluation-scope.js';
+import { boundText } from '../../core/errors/bound-text.js';
+import { describeThrown } from '../../core/errors/describe-thrown.js';
+import type { PromptEventInit } from './prompt-event.js';
+import { ToolResult } from '../../tools/tool-result.js';
+import { cloneValue } from '../../core/clone-value.js';
+
+/** The most characters of a failed result's text that the model reads; the rest is cut with a marker. */
+export const MAX_FAILURE_TEXT_LENGTH = 8_000;
+
+/** The prompt, adapter, session and evaluation fields every event of an evaluation carries. @internal */
+export function evaluationEventFields(scope: EvaluationScope): PromptEventInit {
+  return {
+    promptName: scope.prompt.name,
+    promptNs: scope.prompt.ns,
+    promptKey: scope.prompt.key,
+    adapter: scope.adapter.name,
+    sessionId: scope.session.sessionId,
+    evaluationId: scope.evaluationId,
+  };
+}
+
+/**
+ * The result as the session records it: the session freezes what it stores, so
+ * the value is a copy wherever a copy is faithful (see `cloneValue`) and the
+ * application's own plain objects are never frozen. @internal
+ */
+export function resultForSession(result: ToolResult): ToolResult {
+  if (result.value === null) return result;
+  return new ToolResult({
+    message: result.message,
+    value: cloneValue(result.value),
+    success: result.success,
+    excludeValueFromContext: result.excludeValueFromContext,
+  });
+}
+
+/**
+ * What the model reads for `result`: `toModelText()` of the result the handler
+ * returned (never of a copy), a note instead of the value when rendering it
+ * throws, and a failed result's text cut to {@link MAX_FAILURE_TEXT_LENGTH}. Never throws. @internal
+ */
+export function modelTextOf(result: ToolResult): string {
+  let text: string;
+  try {
+    text = result.toModelText();
+  } catch (error) {
+    text = `${result.message}\n\n[The value could not be rendered: ${describeThrown(error)}]`;
+  }
+  return result.success ? text : boundText(text, MAX_FAILURE_TEXT_LENGTH);
+}

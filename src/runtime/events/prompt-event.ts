@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
+
+/** Identity fields every telemetry event carries; both default when left out. */
+export interface EventStampInit {
+  /** Unique id of the event; a random UUID by default. Pass one only when replaying events. */
+  readonly eventId?: string | undefined;
+  /** When the event happened; now by default. */
+  readonly createdAt?: Date | undefined;
+}
+
+/** Context fields shared by the prompt telemetry events. */
+export interface PromptEventInit extends EventStampInit {
+  /** The prompt's name (`ns/key` unless it was given one). */
+  readonly promptName: string;
+  /** The prompt's namespace. */
+  readonly promptNs: string;
+  /** The prompt's key. */
+  readonly promptKey: string;
+  /** The adapter that ran the evaluation, e.g. `openai`. */
+  readonly adapter: string;
+  /** Id of the session the evaluation used, if any. */
+  readonly sessionId?: string | undefined;
+  /** Id of the evaluation, shared by every event it emits. */
+  readonly evaluationId?: string | undefined;
+}
+
+/**
+ * Base class of the prompt telemetry events (`PromptRendered`, `ToolInvoked`,
+ * `PromptExecuted`): identity, time and the evaluation they belong to.
+ * Subclasses freeze themselves once built.
+ */
+export abstract class PromptEvent {
+  /** Unique id of this event. */
+  readonly eventId: string;
+  /** When the event happened. */
+  readonly createdAt: Date;
+  /** The prompt's name. */
+  readonly promptName: string;
+  /** The prompt's namespace. */
+  readonly promptNs: string;
+  /** The prompt's key. */
+  readonly promptKey: string;
+  /** The adapter that ran the evaluation. */
+  readonly adapter: string;
+  /** Id of the session the evaluation used, if any. */
+  readonly sessionId: string | undefined;
+  /** Id of the evaluation. */
+  readonly evaluationId: string | undefined;
+
+  protected constructor(init: PromptEventInit) {
+    const type = new.target.name;
+    const eventId = init.eventId ?? randomUUID();
+    if (typeof eventId !== 'string' || eventId === '') {
+      throw new ConfigurationError({
+        subject: `${type}.eventId`,
+        problem: 'must be a non-empty string.',
+        fix: 'Leave eventId out to get a random UUID.',
+      });
+    }
+    const createdAt =
+      init.createdAt === undefined ? new Date() : new Date(init.createdAt.getTime());
+    if (Number.isNaN(createdAt.getTime())) {
+      throw new ConfigurationError({
+        subject: `${type}.createdAt`,
+        problem: 'is an invalid Date.',
+        fix: 'Pass a valid Date, or leave createdAt out to use the current time.',
+      });
+    }
+    this.eventId = eventId;
+    this.createdAt = createdAt;
+    this.promptName = init.promptName;
+    this.promptNs = init.promptNs;
+    this.promptKey = init.promptKey;
+    this.adapter = init.adapter;
+    this.sessionId = init.sessionId;
+    this.evaluationId = init.evaluationId;
+  }
+}

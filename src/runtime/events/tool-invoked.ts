@@ -1,0 +1,119 @@
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
+import { ToolResult } from '../../tools/tool-result.js';
+import { PromptEvent, type PromptEventInit } from './prompt-event.js';
+import type { TokenUsage } from '../../provider/token-usage.js';
+import { isClassInstance } from '../../core/is-class-instance.js';
+import type { SessionEventTraits } from '../../session/session-event-traits.js';
+
+/**
+ * How a tool call ended: `success` and `failure` follow the result; `unknown`
+ * marks a call interrupted before it could finish (e.g. by the deadline).
+ */
+export type ToolOutcome = 'success' | 'failure' | 'unknown';
+
+/** Fields of a {@link ToolInvoked} event. */
+export interface ToolInvokedInit<P = unknown, R = unknown> extends PromptEventInit {
+  /** The tool's name. */
+  readonly name: string;
+  /** The provider's id for this call, if it gave one. */
+  readonly callId?: string | undefined;
+  /** The parsed params instance; `undefined` when parsing failed or the tool takes none. */
+  readonly params?: P | undefined;
+  /** The arguments exactly as the provider sent them (the rejected input when parsing failed). */
+  readonly rawArguments?: unknown;
+  /** What the call produced. */
+  readonly result: ToolResult<R>;
+  /** The tool message rendered from the result (see {@link ToolInvoked.renderedMessage}). */
+  readonly renderedMessage?: string | undefined;
+  /** Whether the provider executed the tool itself (a native tool). Defaults to `false`. */
+  readonly native?: boolean | undefined;
+  /** How the call ended; defaults to the result's success or failure. */
+  readonly outcome?: ToolOutcome | undefined;
+  /** How long the call took, in milliseconds. */
+  readonly durationMs?: number | undefined;
+  /** Token usage attributed to the call, if known. */
+  readonly usage?: TokenUsage | undefined;
+}
+
+/**
+ * Emitted exactly once per provider tool call, whatever its outcome, with the
+ * tool message the provider saw. The session logs it and, on success, routes a
+ * class-instance `result.value` to that value's own slice. Frozen.
+ */
+export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
+  /** Logged in its own slice; a successful call's class-instance value is also reduced into that class's slice. */
+  static readonly sessionTraits: SessionEventTraits<ToolInvoked> = {
+    logged: true,
+    fanOut: (event) =>
+      event.outcome === 'success' && isClassInstance(event.result.value)
+        ? [event.result.value]
+        : [],
+  };
+
+  /** The tool's name. */
+  readonly name: string;
+  /** The provider's id for this call, if any. */
+  readonly callId: string | undefined;
+  /** The parsed params instance, or `undefined` when parsing failed. */
+  readonly params: P | undefined;
+  /** The arguments exactly as the provider sent them. */
+  readonly rawArguments: unknown;
+  /** What the call produced. */
+  readonly result: ToolResult<R>;
+  /**
+   * The tool message rendered from the result the handler returned (defaults to
+   * `result.toModelText()`). The provider receives exactly this text, unless a
+   * reducer or subscriber fails on this very event: the model then reads
+   * "Reducer errors prevented applying tool result: …" instead, as the
+   * evaluation's `toolCalls` (each call's `message`) show.
+   */
+  readonly renderedMessage: string;
+  /** Whether the provider executed the tool itself. */
+  readonly native: boolean;
+  /** How the call ended. */
+  readonly outcome: ToolOutcome;
+  /** How long the call took, in milliseconds, if measured. */
+  readonly durationMs: number | undefined;
+  /** Token usage attributed to the call, if known. */
+  readonly usage: TokenUsage | undefined;
+
+  constructor(init: ToolInvokedInit<P, R>) {
+    super(init);
+    if (!(init.result instanceof ToolResult)) {
+      throw new ConfigurationError({
+        subject: `ToolInvoked '${init.name}'`,
+        problem: 'result must be a ToolResult.',
+        fix: 'Wrap what the call produced with ToolResult.ok(value) or ToolResult.error(message).',
+      });
+    }
+    const outcome = init.outcome ?? (init.result.success ? 'success' : 'failure');
+    if (outcome !== 'unknown' && (outcome === 'success') !== init.result.success) {
+      throw new ConfigurationError({
+        subject: `ToolInvoked '${init.name}'`,
+        problem: `outcome '${outcome}' contradicts result.success (${init.result.success}).`,
+        fix: "Leave outcome out to derive it from the result, or pass 'unknown' for an interrupted call.",
+      });
+    }
+    if (
+      init.durationMs !== undefined &&
+      !(Number.isFinite(init.durationMs) && init.durationMs >= 0)
+    ) {
+      throw new ConfigurationError({
+        subject: `ToolInvoked '${init.name}'.durationMs`,
+        problem: `must be a non-negative number, got ${String(init.durationMs)}.`,
+        fix: 'Pass the elapsed milliseconds, or leave durationMs out.',
+      });
+    }
+    this.name = init.name;
+    this.callId = init.callId;
+    this.params = init.params;
+    this.rawArguments = init.rawArguments;
+    this.result = init.result;
+    this.renderedMessage = init.renderedMessage ?? init.result.toModelText();
+    this.native = init.native ?? false;
+    this.outcome = outcome;
+    this.durationMs = init.durationMs;
+    this.usage = init.usage;
+    if (new.target === ToolInvoked) Object.freeze(this);
+  }
+}

@@ -1,0 +1,152 @@
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
+import { DeadlineExceededError } from '../../core/errors/deadline-exceeded-error.js';
+import { type Clock, systemClock } from '../../core/clock.js';
+
+/** Options of {@link Deadline} factories. */
+export interface DeadlineOptions {
+  /** The clock that decides when the deadline passes; defaults to {@link systemClock}. */
+  readonly clock?: Clock;
+}
+
+const second = 1_000;
+const day = 24 * 60 * 60 * second;
+
+/**
+ * An absolute point in time by which an evaluation must finish. It must lie
+ * between one second and 24 hours ahead when created. Tools read `remaining()`
+ * or pass `signal` (aborted when the deadline passes) to cancellable work.
+ */
+export class Deadline {
+  /** The smallest lead time accepted at creation, in milliseconds. */
+  static readonly minLeadMs = second;
+  /** The largest lead time accepted at creation, in milliseconds. */
+  static readonly maxLeadMs = day;
+
+  /** The clock this deadline is measured against. */
+  readonly clock: Clock;
+  /** When the deadline passes, in milliseconds since the epoch. */
+  readonly expiresAtMs: number;
+  // A private field, so the deadline still works when frozen (e.g. inside session state).
+  #controller: AbortController | undefined;
+
+  /** @param expiresAt the absolute time; see {@link Deadline.at}. */
+  constructor(expiresAt: Date | number, options: DeadlineOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.expiresAtMs = validate(expiresAt, this.clock.now());
+  }
+
+  /** A deadline `ms` milliseconds from now, e.g. `Deadline.in(30_000)`. */
+  static in(ms: number, options: DeadlineOptions = {}): Deadline {
+    if (!Number.isFinite(ms)) {
+      throw new ConfigurationError({
+        subject: 'Deadline.in',
+        problem: `expected a finite number of milliseconds, got ${String(ms)}.`,
+        fix: 'Pass how long the evaluation may take, e.g. Deadline.in(30_000) for 30 seconds.',
+      });
+    }
+    const clock = options.clock ?? systemClock;
+    return new Deadline(clock.now() + ms, { clock });
+  }
+
+  /** A deadline at an absolute time (a `Date` or epoch milliseconds). */
+  static at(time: Date | number, options: DeadlineOptions = {}): Deadline {
+    return new Deadline(time, options);
+  }
+
+  /** When the deadline passes, as a new `Date`. */
+  get expiresAt(): Date {
+    return new Date(this.expiresAtMs);
+  }
+
+  /** Milliseconds left, never negative. */
+  remaining(): number {
+    return Math.max(0, this.expiresAtMs - this.clock.now());
+  }
+
+  /** Whether the deadline has passed. */
+  get expired(): boolean {
+    return this.clock.now() >= this.expiresAtMs;
+  }
+
+  /**
+   * An `AbortSignal` that aborts, with a {@link DeadlineExceededError} as its
+   * reason, when the deadline passes. Created on first use and shared afterwards.
+   */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      this.#arm(controller);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Throws a {@link DeadlineExceededError} if the deadline has passed; `activity` names what was about to start. */
+  throwIfExpired(activity?: string): void {
+    if (this.expired) throw this.#exceededError(activity);
+  }
+
+  /** The ISO timestamp of the deadline. */
+  toJSON(): string {
+    return this.expiresAt.toISOString();
+  }
+
+  /** `Deadline(2026-01-01T00:00:30.000Z)`. */
+  toString(): string {
+    return `Deadline(${this.toJSON()})`;
+  }
+
+  #exceededError(activity?: string): DeadlineExceededError {
+    const when = activity === undefined ? '' : ` before ${activity}`;
+    return new DeadlineExceededError(
+      `Deadline ${this.toJSON()} expired${when}. Allow more time with a later Deadline, or do less work per evaluation.`,
+      { deadline: this.expiresAt },
+    );
+  }
+
+  #arm(controller: AbortController): void {
+    const left = this.expiresAtMs - this.clock.now();
+    if (left <= 0) {
+      controller.abort(this.#exceededError());
+      return;
+    }
+    // Timers may fire a little early against the clock's own reading; check and re-arm.
+    this.clock.setTimer(() => {
+      this.#arm(controller);
+    }, left);
+  }
+}
+
+function validate(expiresAt: Date | number, now: number): number {
+  const ms = expiresAt instanceof Date ? expiresAt.getTime() : expiresAt;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+    throw new ConfigurationError({
+      subject: 'Deadline',
+      problem: `expected a valid Date or finite epoch milliseconds, got ${String(expiresAt)}.`,
+      fix: 'Use Deadline.in(ms) or Deadline.at(date) with a real time.',
+    });
+  }
+  const lead = ms - now;
+  if (lead <= 0) {
+    throw new ConfigurationError({
+      subject: 'Deadline',
+      problem: `${new Date(ms).toISOString()} must be in the future (now is ${new Date(now).toISOString()}).`,
+      fix: 'Pass a time after now, e.g. Deadline.in(30_000).',
+    });
+  }
+  if (lead < Deadline.minLeadMs) {
+    throw new ConfigurationError({
+      subject: 'Deadline',
+      problem: `must be at least one second in the future; ${new Date(ms).toISOString()} is ${lead} ms away.`,
+      fix: 'Give the evaluation at least one second, e.g. Deadline.in(1_000).',
+    });
+  }
+  if (lead > Deadline.maxLeadMs) {
+    throw new ConfigurationError({
+      subject: 'Deadline',
+      problem: `must be at most 24 hours in the future; ${new Date(ms).toISOString()} is ${lead} ms away.`,
+      fix: 'Leave the deadline out for an unbounded evaluation, or pick a time within 24 hours.',
+    });
+  }
+  return ms;
+}

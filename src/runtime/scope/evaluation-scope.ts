@@ -1,0 +1,172 @@
+import { Container, type Newable } from 'inversify';
+
+import { Prompt } from '../../prompt/prompt.js';
+import { RenderedPrompt } from '../../prompt/rendered-prompt.js';
+import { Filesystem } from '../../resources/filesystem.js';
+import type { ResourceContext } from '../../resources/resource-context.js';
+import { BudgetTracker } from '../limits/budget-tracker.js';
+import { Deadline } from '../limits/deadline.js';
+import { ProviderAdapter } from '../../provider/provider-adapter.js';
+import { Session } from '../../session/session.js';
+import { isSectionClass } from '../../prompt/section-metadata.js';
+import { type ServiceResolver, ToolContext } from '../../tools/tool-context.js';
+import { EvaluationId, ToolCallId, ToolCallSignal } from './tokens.js';
+
+/** What an evaluation scope holds. @internal */
+export interface EvaluationScopeInit {
+  readonly root: Container;
+  readonly evaluationId: string;
+  readonly prompt: Prompt;
+  readonly rendered: RenderedPrompt;
+  readonly session: Session;
+  readonly deadline: Deadline | undefined;
+  readonly budgetTracker: BudgetTracker | undefined;
+  readonly resources: ResourceContext;
+  readonly adapter: ProviderAdapter;
+  readonly signal: AbortSignal;
+  /**
+   * Whether a `@Section` class can be resolved in the evaluation scope because
+   * none of its dependencies is a call value; such classes skip the per-call
+   * container. Absent: every section is resolved per call.
+   */
+  readonly resolvableWithoutCall?: ((sectionClass: object) => boolean) | undefined;
+}
+
+/**
+ * One evaluation's child container and values. Its values are bound in the
+ * child container (`Session`, `Deadline`, `BudgetTracker`, `Prompt`,
+ * `RenderedPrompt`, `ProviderAdapter`, `EvaluationId`), so services resolved
+ * in it or in its call scopes can inject them. `dispose()` unbinds everything
+ * (running deactivation hooks) and closes the evaluation's resources.
+ * @internal
+ */
+export class EvaluationScope {
+  readonly container: Container;
+  readonly evaluationId: string;
+  readonly prompt: Prompt;
+  readonly rendered: RenderedPrompt;
+  readonly session: Session;
+  readonly deadline: Deadline | undefined;
+  readonly budgetTracker: BudgetTracker | undefined;
+  readonly resources: ResourceContext;
+  readonly adapter: ProviderAdapter;
+  readonly signal: AbortSignal;
+  readonly resolvableWithoutCall: (sectionClass: object) => boolean;
+  #disposed = false;
+
+  constructor(init: EvaluationScopeInit) {
+    this.resolvableWithoutCall = init.resolvableWithoutCall ?? (() => false);
+    this.evaluationId = init.evaluationId;
+    this.prompt = init.prompt;
+    this.rendered = init.rendered;
+    this.session = init.session;
+    this.deadline = init.deadline;
+    this.budgetTracker = init.budgetTracker;
+    this.resources = init.resources;
+    this.adapter = init.adapter;
+    this.signal = init.signal;
+    const container = new Container({ parent: init.root });
+    container.bind(EvaluationId).toConstantValue(init.evaluationId);
+    container.bind(Prompt).toConstantValue(init.prompt);
+    container.bind(RenderedPrompt).toConstantValue(init.rendered);
+    container.bind(Session).toConstantValue(init.session);
+    container.bind(ProviderAdapter).toConstantValue(init.adapter);
+    if (init.deadline !== undefined) container.bind(Deadline).toConstantValue(init.deadline);
+    if (init.budgetTracker !== undefined) {
+      container.bind(BudgetTracker).toConstantValue(init.budgetTracker);
+    }
+    this.container = container;
+  }
+
+  /** Opens the scope of one tool call; dispose it when the call ends. */
+  openCall(callId: string, signal: AbortSignal): ToolCallScope {
+    return new ToolCallScope(this, callId, signal);
+  }
+
+  /** Unbinds the scope's values (deactivation hooks run) and closes its resources. Idempotent. */
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    const errors: unknown[] = [];
+    await this.container.unbindAllAsync().catch((error: unknown) => errors.push(error));
+    await this.resources.close().catch((error: unknown) => errors.push(error));
+    if (errors.length > 0)
+      throw new AggregateError(errors, 'Disposing the evaluation scope failed.');
+  }
+}
+
+/**
+ * One tool call's child container: binds `ToolContext`, `ToolCallId` and
+ * `ToolCallSignal`, and resolves section classes for the call.
+ * @internal
+ */
+export class ToolCallScope {
+  readonly context: ToolContext;
+  readonly resources: ResourceContext;
+  readonly #evaluation: EvaluationScope;
+  readonly #callId: string;
+  readonly #signal: AbortSignal;
+  #container: Container | undefined;
+  #disposed = false;
+
+  constructor(evaluation: EvaluationScope, callId: string, signal: AbortSignal) {
+    this.#evaluation = evaluation;
+    this.#callId = callId;
+    this.#signal = signal;
+    this.resources = evaluation.resources.openToolCall();
+    const services: ServiceResolver = {
+      get: <T>(id: abstract new (...args: never[]) => T): T => {
+        const section = isSectionClass(id);
+        // A section that injects no call value is resolved in the evaluation scope: no call container.
+        const container =
+          section && evaluation.resolvableWithoutCall(id) ? evaluation.container : this.container;
+        // @Section classes the application did not bind are bound here (transient), so
+        // their constructors see this scope's values and no instance outlives the call.
+        const serviceId = id as unknown as Newable<T>;
+        if (section && !container.isBound(serviceId)) container.bind(serviceId).toSelf();
+        return container.get(serviceId);
+      },
+    };
+    this.context = Object.freeze({
+      callId,
+      signal,
+      services,
+      prompt: evaluation.prompt,
+      renderedPrompt: evaluation.rendered,
+      session: evaluation.session,
+      deadline: evaluation.deadline,
+      budgetTracker: evaluation.budgetTracker,
+      resources: this.resources,
+      filesystem: this.resources.has(Filesystem) ? this.resources.get(Filesystem) : undefined,
+      adapter: evaluation.adapter,
+    });
+  }
+
+  /**
+   * The call's child container, created on first use (a handler that never
+   * resolves a service costs no container).
+   */
+  get container(): Container {
+    if (this.#container === undefined) {
+      const container = new Container({ parent: this.#evaluation.container });
+      container.bind(ToolContext).toConstantValue(this.context);
+      container.bind(ToolCallId).toConstantValue(this.#callId);
+      container.bind(ToolCallSignal).toConstantValue(this.#signal);
+      this.#container = container;
+    }
+    return this.#container;
+  }
+
+  /** Unbinds the call's values and closes its call-scoped resources. Idempotent. */
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    const errors: unknown[] = [];
+    if (this.#container !== undefined) {
+      await this.#container.unbindAllAsync().catch((error: unknown) => errors.push(error));
+    }
+    await this.resources.close().catch((error: unknown) => errors.push(error));
+    if (errors.length > 0)
+      throw new AggregateError(errors, 'Disposing the tool-call scope failed.');
+  }
+}

@@ -1,0 +1,29 @@
+import type { Container } from 'inversify';
+
+import { AffordanceRuntime } from '../affordance-runtime.js';
+import type { RuntimeOptions } from '../runtime-options.js';
+import { AffordanceContainer } from './tokens.js';
+
+/**
+ * Installs affordance in an application container: binds the
+ * {@link AffordanceRuntime} (a singleton holding the evaluation loop) and the
+ * container itself under `AffordanceContainer`, so every evaluation and tool
+ * call can open child scopes of it. Bind a `ProviderAdapter` next.
+ *
+ * @example
+ * const container = new Container();
+ * installAffordance(container, { maxTurns: 16 });
+ * container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope();
+ * const response = await container.get(ProviderAdapter).evaluate(prompt, { session });
+ *
+ * @returns the runtime, also resolvable as `container.get(AffordanceRuntime)`.
+ */
+export function installAffordance(
+  container: Container,
+  options: RuntimeOptions = {},
+): AffordanceRuntime {
+  const runtime = new AffordanceRuntime(container, options);
+  container.bind(AffordanceContainer).toConstantValue(container);
+  container.bind(AffordanceRuntime).toConstantValue(runtime);
+  return runtime;
+}

@@ -1,0 +1,80 @@
+import { ConfigurationError } from '../core/errors/configuration-error.js';
+import type { DispatchFailure } from './dispatch-failure.js';
+import { DispatchResult } from './dispatch-result.js';
+import type { Dispatcher } from './dispatcher.js';
+import type { EventHandler, EventType } from './event-type.js';
+import { isThenable } from '../core/is-thenable.js';
+
+/**
+ * A synchronous, in-process {@link Dispatcher}. Handlers are matched by the
+ * event's exact class and run in subscription order; one that throws is
+ * recorded in the result and the rest still run. Handlers must be synchronous:
+ * one that returns a promise is recorded as a failure (start async work
+ * yourself and handle its errors, e.g. `(e) => { void sink.send(e).catch(log); }`).
+ */
+export class InProcessDispatcher implements Dispatcher {
+  // Arrays are replaced, never mutated, so a dispatch in progress is unaffected by (un)subscribing.
+  private readonly handlers = new Map<EventType, readonly EventHandler<never>[]>();
+
+  /** Subscribes `handler` to events of exactly `type`; subscribing twice has no effect. */
+  subscribe<E extends object>(type: EventType<E>, handler: EventHandler<E>): () => boolean {
+    if (typeof type !== 'function' || typeof handler !== 'function') {
+      throw new ConfigurationError({
+        subject: 'InProcessDispatcher.subscribe',
+        problem: 'expected an event class and a handler function.',
+        fix: 'Call subscribe(ToolInvoked, (event) => { ... }).',
+      });
+    }
+    const current = this.handlers.get(type) ?? [];
+    if (!current.includes(handler)) {
+      this.handlers.set(type, [...current, handler]);
+    }
+    return () => this.unsubscribe(type, handler);
+  }
+
+  /** Removes `handler` from `type`; `false` when it was not subscribed. */
+  unsubscribe<E extends object>(type: EventType<E>, handler: EventHandler<E>): boolean {
+    const current = this.handlers.get(type);
+    if (!current?.includes(handler)) return false;
+    const rest = current.filter((h) => h !== handler);
+    if (rest.length === 0) this.handlers.delete(type);
+    else this.handlers.set(type, rest);
+    return true;
+  }
+
+  /** Calls the subscribers of the event's exact class, in subscription order. */
+  dispatch<E extends object>(event: E): DispatchResult<E> {
+    const handlers = (this.handlers.get(event.constructor as EventType) ??
+      []) as readonly EventHandler<E>[];
+    if (handlers.length === 0) return DispatchResult.adopting({ event });
+    const errors: DispatchFailure[] = [];
+    for (const handler of handlers) {
+      try {
+        const returned = (handler as (event: E) => unknown)(event);
+        if (isThenable(returned)) {
+          // Keep the late rejection from crashing the process; the failure is reported below.
+          returned.then(undefined, () => undefined);
+          errors.push({ source: 'subscriber', handler, error: asyncHandlerError(handler) });
+        }
+      } catch (error) {
+        errors.push({ source: 'subscriber', handler, error });
+      }
+    }
+    // The handler arrays are replaced on change, never mutated, so the result may keep this one.
+    return DispatchResult.adopting({ event, handlersInvoked: handlers, errors });
+  }
+
+  /** Number of handlers subscribed to exactly `type`. */
+  subscriberCount(type: EventType): number {
+    return this.handlers.get(type)?.length ?? 0;
+  }
+}
+
+function asyncHandlerError(handler: (...args: never[]) => unknown): ConfigurationError {
+  return new ConfigurationError({
+    subject: `Event handler ${handler.name === '' ? '<anonymous>' : handler.name}`,
+    problem:
+      'returned a promise; event handlers must be synchronous, so its outcome is not awaited.',
+    fix: 'Make the handler synchronous and start async work inside it yourself, handling its errors: (e) => { void sink.send(e).catch(log); }.',
+  });
+}

@@ -1,0 +1,187 @@
+import { ConfigurationError } from '../core/errors/configuration-error.js';
+import type { DataClass, ResultDeclaration } from '../core/class-type.js';
+import type { ToolExample } from './tool-example.js';
+import { toolNameFromMethod } from './tool-name.js';
+import {
+  getOwnMetadata,
+  mergeOverClassChain,
+  metadataKeys,
+  updateOwnMetadata,
+} from '../metadata/metadata-store.js';
+
+/** Options of the `@Tool` decorator. */
+export interface ToolOptions {
+  /** The tool's name; defaults to the method name in snake_case (`lookupEntity` → `lookup_entity`). */
+  readonly name?: string;
+  /** What the tool does, for the model: 1-200 ASCII characters. */
+  readonly description: string;
+  /**
+   * The params class. Normally read from the method's first parameter type; give it
+   * here when your compiler emits no decorator metadata (esbuild, some SWC setups).
+   */
+  readonly params?: DataClass;
+  /** The result class, or `[ResultClass]` for a list. */
+  readonly result?: ResultDeclaration;
+  /** Worked examples, rendered into the section text. */
+  readonly examples?: readonly ToolExample[];
+  /** Whether prompt overrides may replace the description. Defaults to `true`. */
+  readonly acceptsOverrides?: boolean;
+  /** The tool only reads state; read-only calls of one turn may run concurrently. */
+  readonly readOnly?: boolean;
+}
+
+/** What `@Tool` records for one method; validated when read. @internal */
+export interface ToolMethodRecord {
+  readonly methodName: string;
+  readonly options: ToolOptions;
+  readonly reflectLoaded: boolean;
+  readonly designParamTypes: readonly unknown[] | undefined;
+  readonly declaredParameterCount: number;
+}
+
+/** A validated `@Tool` method of a section class. @internal */
+export interface ToolMethodMetadata {
+  /** The method implementing the tool. */
+  readonly methodName: string;
+  /** The tool's name. */
+  readonly name: string;
+  /** The params class, or `undefined` for a tool without arguments. */
+  readonly paramsType: DataClass | undefined;
+  /** The decorator's options. */
+  readonly options: ToolOptions;
+}
+
+type RecordMap = ReadonlyMap<string, ToolMethodRecord>;
+
+/** Stores the record of one `@Tool` method on its class. @internal */
+export function recordToolMethod(cls: object, record: ToolMethodRecord): void {
+  updateOwnMetadata<RecordMap>(
+    cls,
+    metadataKeys.tools,
+    () => new Map(),
+    (current) => new Map(current).set(record.methodName, record),
+  );
+}
+
+const cache = new WeakMap<object, readonly ToolMethodMetadata[]>();
+
+/**
+ * The validated `@Tool` methods of a class and its base classes, in declaration
+ * order (base first). A subclass method of the same name overrides its base's tool.
+ *
+ * @throws ConfigurationError naming the class, method and fix when decorator metadata is unusable.
+ */
+export function readToolMethods(
+  cls: abstract new (...args: never[]) => unknown,
+): readonly ToolMethodMetadata[] {
+  const cached = cache.get(cls);
+  if (cached !== undefined) return cached;
+  const records = mergeOverClassChain(cls, (c) => getOwnMetadata<RecordMap>(c, metadataKeys.tools));
+  const methods = [...records.values()].map((record) => validateRecord(cls.name, record));
+  const seen = new Map<string, string>();
+  for (const method of methods) {
+    const other = seen.get(method.name);
+    if (other !== undefined) {
+      throw new ConfigurationError({
+        subject: `${cls.name}.${method.methodName}`,
+        problem: `tool name '${method.name}' is already used by ${cls.name}.${other}.`,
+        fix: 'Give one of the @Tool methods another `name`.',
+      });
+    }
+    seen.set(method.name, method.methodName);
+  }
+  const frozen = Object.freeze(methods);
+  cache.set(cls, frozen);
+  return frozen;
+}
+
+const builtinTypes = new Set<unknown>([
+  String,
+  Number,
+  Boolean,
+  Symbol,
+  BigInt,
+  Array,
+  Promise,
+  Date,
+  Map,
+  Set,
+]);
+
+function validateRecord(className: string, record: ToolMethodRecord): ToolMethodMetadata {
+  const subject = `@Tool ${className}.${record.methodName}`;
+  const name = record.options.name ?? toolNameFromMethod(record.methodName);
+  if (record.declaredParameterCount < 2) {
+    throw new ConfigurationError({
+      subject,
+      problem: `the method takes ${record.declaredParameterCount} parameter(s); a tool handler takes (params, context).`,
+      fix: `Declare it as \`${record.methodName}(params: Params, context: ToolContext)\`; a tool without arguments takes \`(_params: undefined, context: ToolContext)\`.`,
+    });
+  }
+  const explicit = record.options.params;
+  if (explicit !== undefined) {
+    if (typeof explicit !== 'function' || builtinTypes.has(explicit) || explicit === Object) {
+      throw nonClassParams(subject, explicit);
+    }
+    return { methodName: record.methodName, name, paramsType: explicit, options: record.options };
+  }
+  if (!record.reflectLoaded) {
+    throw new ConfigurationError({
+      subject,
+      problem:
+        'reflect-metadata was not loaded when the class was decorated, so the params type is unknown.',
+      fix: "Add `import 'reflect-metadata';` as the first import of your program's entry point (and of your test setup).",
+    });
+  }
+  const paramTypes = record.designParamTypes;
+  if (paramTypes === undefined) {
+    throw new ConfigurationError({
+      subject,
+      problem: 'the compiler emitted no decorator metadata, so the params class is unknown.',
+      fix: 'Set "experimentalDecorators": true and "emitDecoratorMetadata": true in tsconfig.json and compile with tsc, ts-jest or ts-node (esbuild and tsx drop the metadata), or pass `params: YourParams` to @Tool.',
+    });
+  }
+  const first = paramTypes[0];
+  if (first === undefined) {
+    return { methodName: record.methodName, name, paramsType: undefined, options: record.options };
+  }
+  if (first === Function) {
+    throw new ConfigurationError({
+      subject,
+      problem:
+        'the params type reads as `Function`: the params class was imported with `import type` (or is a function type), which erases it at runtime.',
+      fix: 'Import the params class as a value (`import { LookupParams } from ...`, not `import type`), or pass `params: LookupParams` to @Tool.',
+    });
+  }
+  if (first === Object) {
+    // Per-file compilers (ts-jest with isolatedModules, SWC) cannot see that an `import type`
+    // names a class, so they emit `Object` for it, exactly as for an interface.
+    throw new ConfigurationError({
+      subject,
+      problem:
+        'the params type reads as `Object`: it is an interface, a type alias, an object or union type (e.g. `Params | undefined`), ' +
+        'or a class imported with `import type` (per-file compilers such as ts-jest with isolatedModules emit `Object` for it). None of these exists at runtime.',
+      fix:
+        'Declare the params as a class whose fields carry class-validator decorators (e.g. `class LookupParams { @IsString() id!: string }`), ' +
+        'import it as a value (`import { LookupParams } from ...`, not `import type`), or pass `params: LookupParams` to @Tool.',
+    });
+  }
+  if (typeof first !== 'function' || builtinTypes.has(first)) {
+    throw nonClassParams(subject, first);
+  }
+  return {
+    methodName: record.methodName,
+    name,
+    paramsType: first as DataClass,
+    options: record.options,
+  };
+}
+
+function nonClassParams(subject: string, value: unknown): ConfigurationError {
+  const shown = typeof value === 'function' ? (value as { name: string }).name : typeof value;
+  return new ConfigurationError({
+    subject,
+    problem: `the params type is ${shown}, not a params class.`,
+    fix: 'Wrap the arguments in a class with class-validator decorators, e.g. `class Params { @IsString() text!: string }`; the model always sends an object.',
+  });
+}
