@@ -27,7 +27,7 @@ const entryPoints = {
   testing: ['provider'],
   planning: [],
   filesystem: [],
-  nest: [],
+  nest: ['provider'],
 };
 
 const entryNames = Object.keys(entryPoints);
@@ -56,7 +56,8 @@ const entryRules = entryNames.map((entry) => {
       `(and ${entryPoints[entry].map((name) => `src/${name}/index.ts`).join(', ') || 'no other entry point'}), ` +
       'never a module behind it. Export what it needs from the right entry point instead.',
     severity: 'error',
-    from: { path: folders([entry]) },
+    // The barrel chooses the entry point's public names, so it may re-export core modules.
+    from: { path: folders([entry]), pathNot: `^src/${entry}/index\\.ts$` },
     to: {
       path: '^src/',
       pathNot: [
@@ -90,6 +91,15 @@ module.exports = {
     },
     ...layerRules,
     ...entryRules,
+    {
+      name: 'examples-use-entry-points',
+      comment:
+        'The examples show how a user writes an agent: they import the package entry points ' +
+        "('affordance', 'affordance/testing', ...), never a module behind them.",
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^src/', pathNot: ['^src/index\\.ts$', '^src/[^/]+/index\\.ts$'] },
+    },
     {
       name: 'no-unresolvable',
       comment: 'An import that resolves to nothing is a typo or a missing dependency.',

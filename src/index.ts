@@ -1,23 +1,13 @@
 /**
  * affordance: typed, validated, observable tools for large language models.
  *
- * This is the package's only public entry point for the core; every public
- * symbol is listed here by name.
+ * The entry point for people writing tools, sections, prompts and sessions,
+ * and running them: every name is listed here explicitly. Adapter authors use
+ * `affordance/provider`; tests use `affordance/testing` (the scripted model
+ * and the scope and resource inspection helpers).
  * @packageDocumentation
  */
 
-export { assertScopes } from './runtime/scope/assert-scopes.js';
-export {
-  checkScopes,
-  type CheckScopesOptions,
-  type ScopedServiceIds,
-  type ScopeHop,
-  type ScopeLeak,
-  type ScopeProblem,
-  type UnboundRoot,
-  type UnplannableRoot,
-  type ValueScope,
-} from './runtime/scope/check-scopes.js';
 export { installAffordance } from './runtime/scope/install-affordance.js';
 export {
   AffordanceContainer,
@@ -100,8 +90,8 @@ export {
   type ToolOutcome,
 } from './runtime/events/tool-invoked.js';
 
-export type { SectionOptions } from './prompt/section-metadata.js';
-export type { ToolOptions } from './tools/tool-metadata.js';
+export { isSectionClass, type SectionOptions } from './prompt/section-metadata.js';
+export { hasToolMethods, type ToolOptions } from './tools/tool-metadata.js';
 
 export {
   JsonFilePromptOverridesStore,
@@ -117,16 +107,17 @@ export {
 export type {
   PromptOverride,
   SectionOverride,
+  SkippedOverride,
   ToolOverride,
 } from './prompt/overrides/prompt-override.js';
 export type {
   PromptOverridesStore,
   ResolvedOverrides,
-  SkippedOverride,
 } from './prompt/overrides/prompt-overrides-store.js';
 
 export { MarkdownSection, type MarkdownSectionInit } from './prompt/markdown-section.js';
 export { Prompt, type PromptInit, type RenderOptions } from './prompt/prompt.js';
+export type { PromptRegistry, PromptTree, SectionNode } from './prompt/prompt-registry.js';
 export {
   PromptSection,
   SECTION_KEY_PATTERN,
@@ -159,8 +150,11 @@ export { defaultFilesystemLimits, type FilesystemLimits } from './resources/file
 export type { FilesystemSnapshot } from './resources/filesystem-snapshot.js';
 export { InMemoryFilesystem } from './resources/in-memory-filesystem.js';
 export type { InMemoryFilesystemOptions } from './resources/in-memory-filesystem-options.js';
-export type { ResourceBinding, ResourceResolver } from './resources/resource-binding.js';
-export { ResourceContext, ResourceSnapshot } from './resources/resource-context.js';
+export type {
+  ResourceBinding,
+  ResourceBindings,
+  ResourceResolver,
+} from './resources/resource-binding.js';
 export { ResourceToken, type ResourceKey } from './resources/resource-key.js';
 export { ResourceRegistry, type MergeOptions } from './resources/resource-registry.js';
 export { ResourceScope } from './resources/resource-scope.js';
@@ -170,42 +164,16 @@ export { AffordanceRuntime } from './runtime/affordance-runtime.js';
 export { Budget, type BudgetDimension, type BudgetInit } from './runtime/limits/budget.js';
 export { BudgetTracker } from './runtime/limits/budget-tracker.js';
 export { systemClock, type Clock, type TimerHandle } from './core/clock.js';
-export type {
-  ConversationMessage,
-  ProviderNativeCall,
-  ProviderToolCall,
-  ProviderTurn,
-  ToolChoice,
-} from './provider/conversation.js';
 export { Deadline, type DeadlineOptions } from './runtime/limits/deadline.js';
 export type { EvaluateOptions } from './runtime/evaluate-options.js';
-export { ManualClock } from './core/manual-clock.js';
-export { outputJsonSchema } from './schema/output-json-schema.js';
-export {
-  parseStructuredOutput,
-  type ParseStructuredOutputOptions,
-  type StructuredAnswer,
-} from './schema/parse-structured-output.js';
+export type { ToolChoice } from './provider/conversation.js';
 export type { PromptResponse } from './runtime/prompt-response.js';
 export { ProviderAdapter } from './provider/provider-adapter.js';
-export type { ProviderRequest } from './provider/provider-request.js';
 export type { RuntimeOptions } from './runtime/runtime-options.js';
-export { sanitizeSchemaName } from './provider/sanitize-schema-name.js';
 export type { ToolCallOutcome } from './runtime/tool-call-outcome.js';
+export type { NestedEvaluate, ToolContextMembers } from './runtime/tool-context-members.js';
 
 export { dump, type JsonValue } from './schema/dump.js';
-export { normalizeStrictArguments } from './schema/normalize-strict-arguments.js';
-export type {
-  JsonSchema,
-  ParamsJsonSchema,
-  SchemaGap,
-  SchemaProfile,
-} from './schema/params-json-schema.js';
-export {
-  parseToolArguments,
-  type ParseToolArgumentsOptions,
-} from './schema/parse-tool-arguments.js';
-export { toJsonSchema } from './schema/to-json-schema.js';
 
 export { appendAll } from './session/append-all.js';
 export type { Reducer as SliceReducer, ReducerContext } from './session/reducer.js';
@@ -233,7 +201,7 @@ export type { SessionView, SliceView } from './session/slice-view.js';
 export { transaction, type TransactionOptions } from './session/transaction.js';
 export { upsertBy } from './session/upsert-by.js';
 
-export type { DataClass, ResultDeclaration } from './core/class-type.js';
+export type { Class, DataClass, ResultDeclaration } from './core/class-type.js';
 export { NativeTool, type NativeToolInit, type NativeToolType } from './tools/native-tool.js';
 export { ToolContext, type ServiceResolver } from './tools/tool-context.js';
 export {

@@ -61,11 +61,11 @@ export function usesOpenAI(options: AppOptions = {}): boolean {
 }
 
 async function chooseModel(options: AppOptions): Promise<AdapterOption> {
-  if (!usesOpenAI(options)) return (runtime) => new OfflineSupportModel(runtime);
+  if (!usesOpenAI(options)) return () => new OfflineSupportModel();
   // Imported only when used: the offline service never loads the OpenAI SDK.
   const { OpenAIAdapter } = await import('affordance/openai');
   const model = process.env['OPENAI_MODEL'] ?? 'gpt-5-mini';
-  return (runtime) => new OpenAIAdapter(runtime, undefined, { model });
+  return () => new OpenAIAdapter(undefined, { model });
 }
 
 /** Sends one question to `POST /agent` as its customer. */

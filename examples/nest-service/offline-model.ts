@@ -1,4 +1,10 @@
-import { ProviderAdapter, type ProviderRequest, type ProviderTurn } from 'affordance';
+import {
+  providerCapabilities,
+  ProviderAdapter,
+  type ProviderCapabilities,
+  type ProviderRequest,
+  type ProviderTurn,
+} from 'affordance/provider';
 import { ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
 
 /** The JSON the scripted model answers with; the runtime parses it into a `SupportReply`. */
@@ -16,12 +22,13 @@ interface ReplyJson {
  */
 export class OfflineSupportModel extends ProviderAdapter {
   override readonly name: string = 'scripted';
+  override readonly capabilities: ProviderCapabilities = providerCapabilities();
   readonly #conversations = new Map<string, ScriptedAdapter>();
 
   override async request(request: ProviderRequest): Promise<ProviderTurn> {
     let script = this.#conversations.get(request.evaluationId);
     if (script === undefined) {
-      script = new ScriptedAdapter(this.runtime, scriptFor(customerMessage(request)));
+      script = new ScriptedAdapter(scriptFor(customerMessage(request)));
       this.#conversations.set(request.evaluationId, script);
     }
     const turn = await script.request(request);

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { IsBoolean, IsString } from 'class-validator';
 import { Container } from 'inversify';
 
-import { Deadline, Describe, Prompt, Session, ToolInvoked } from 'affordance';
+import { AffordanceRuntime, Deadline, Describe, Prompt, Session, ToolInvoked } from 'affordance';
 import type { ScriptedTurn } from 'affordance/testing';
 
 import { bindProvider } from '../shared/bind-provider.js';
@@ -67,8 +67,8 @@ export const scriptedModel: readonly ScriptedTurn[] = [
 export function wire(env: NodeJS.ProcessEnv, print: (line: string) => void) {
   const container = new Container();
   container.bind(OrderBook).toSelf().inSingletonScope();
-  const { adapter, mode } = bindProvider(container, env, scriptedModel, print);
-  return { container, adapter, mode };
+  const { adapter, script, mode } = bindProvider(container, env, scriptedModel, print);
+  return { container, runtime: container.get(AffordanceRuntime), adapter, script, mode };
 }
 
 /**
@@ -79,7 +79,7 @@ export async function run(
   print: (line: string) => void = console.log,
   env: NodeJS.ProcessEnv = process.env,
 ) {
-  const { container, adapter, mode } = wire(env, print);
+  const { container, runtime, adapter, script, mode } = wire(env, print);
   const session = new Session();
   session.dispatcher.subscribe(ToolInvoked, (event) => {
     const args = event.rawArguments;
@@ -91,11 +91,13 @@ export async function run(
   print(`Order desk on ${mode}`);
   print(`Customer: ${customerMessage}`);
   const started = Date.now();
-  const response = await adapter.evaluate(orderDeskPrompt, {
+  const response = await runtime.evaluate(orderDeskPrompt, {
+    adapter,
     input: customerMessage,
     session,
     deadline: Deadline.in(120_000),
   });
+  script?.assertDone();
   print(`Answer: ${JSON.stringify(response.output)}`);
   const usage = response.usage;
   print(

@@ -43,7 +43,7 @@ export const plannerPrompt = new Prompt({
  */
 export async function run(print: (line: string) => void = console.log) {
   const workspace = releaseWorkspace();
-  const { adapter } = createTestRuntime({
+  const { runtime, adapter } = createTestRuntime({
     script: scriptedModel,
     runtime: {
       resources: new ResourceRegistry().bind(Filesystem, { create: () => workspace }),
@@ -65,11 +65,12 @@ export async function run(print: (line: string) => void = console.log) {
   print(`  ${rendered.tools.map((tool) => tool.name).join(', ')}`);
   print('');
 
-  const response = await adapter.evaluate(plannerPrompt, {
+  const response = await runtime.evaluate(plannerPrompt, {
     params,
     session,
     input: 'Prepare release 1.2.0.',
   });
+  adapter.assertDone(); // the model was asked for every scripted turn
 
   print('');
   print('Plan:');

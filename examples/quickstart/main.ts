@@ -55,7 +55,8 @@ export const quickstartPrompt = new Prompt({
  * summary of tokens and time. Returns the response and the session.
  */
 export async function run(print: (line: string) => void = console.log) {
-  const { adapter } = createTestRuntime({
+  // Affordance installed in a new container, the scripted model bound as its ProviderAdapter.
+  const { runtime, adapter } = createTestRuntime({
     script: scriptedModel,
     configure: (container) => container.bind(EntityStore).toSelf().inSingletonScope(),
   });
@@ -68,12 +69,13 @@ export async function run(print: (line: string) => void = console.log) {
   print(`Prompt ${quickstartPrompt.ns}/${quickstartPrompt.key}:`);
   print(quickstartPrompt.render({ params: [new GuidanceParams()] }).text.replace(/^/gm, '  | '));
   const started = Date.now();
-  const response = await adapter.evaluate(quickstartPrompt, {
+  const response = await runtime.evaluate(quickstartPrompt, {
     params: [new GuidanceParams()],
     input: 'Where is acme-42 documented?',
     session,
     deadline: Deadline.in(30_000),
   });
+  adapter.assertDone(); // the model was asked for every scripted turn
   print(`Answer (${EntityAnswer.name}):`);
   print(`  ${JSON.stringify(response.output)}`);
   const usage = response.usage;

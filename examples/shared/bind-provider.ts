@@ -1,13 +1,15 @@
 import type { Container } from 'inversify';
 import OpenAI from 'openai';
 
-import { installAffordance, ProviderAdapter } from 'affordance';
+import { type AffordanceRuntime, installAffordance, ProviderAdapter } from 'affordance';
 import { OpenAIAdapter, OpenAIAdapterOptions } from 'affordance/openai';
 import { createTestRuntime, type ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
 
-/** What {@link bindProvider} bound. */
+/** What {@link bindProvider} installed and bound. */
 export interface BoundProvider {
-  /** The adapter to evaluate with. */
+  /** The installed runtime: run prompts with `runtime.evaluate(prompt, options)`. */
+  readonly runtime: AffordanceRuntime;
+  /** The adapter bound to `ProviderAdapter`, which `runtime.evaluate` uses unless told otherwise. */
   readonly adapter: ProviderAdapter;
   /** The scripted model when running offline (check `assertDone()` on it), otherwise `undefined`. */
   readonly script: ScriptedAdapter | undefined;
@@ -16,9 +18,9 @@ export interface BoundProvider {
 }
 
 /**
- * Installs affordance in `container` and binds the provider the examples use:
- * OpenAI when `OPENAI_API_KEY` is set (any compatible server via
- * `OPENAI_BASE_URL`; `OPENAI_MODEL`, and `OPENAI_API=chat` for Chat
+ * Installs affordance in `container` and binds the provider the examples use
+ * to `ProviderAdapter`: OpenAI when `OPENAI_API_KEY` is set (any compatible
+ * server via `OPENAI_BASE_URL`; `OPENAI_MODEL`, and `OPENAI_API=chat` for Chat
  * Completions), otherwise the scripted model `script`.
  */
 export function bindProvider(
@@ -29,14 +31,15 @@ export function bindProvider(
 ): BoundProvider {
   const apiKey = env['OPENAI_API_KEY'];
   if (apiKey === undefined || apiKey === '') {
-    const { adapter } = createTestRuntime({ container, script });
+    const { runtime, adapter } = createTestRuntime({ container, script });
     return {
+      runtime,
       adapter,
       script: adapter,
       mode: 'scripted model (set OPENAI_API_KEY for the real API)',
     };
   }
-  installAffordance(container);
+  const runtime = installAffordance(container);
   const baseURL = env['OPENAI_BASE_URL'];
   container
     .bind(OpenAI)
@@ -54,6 +57,7 @@ export function bindProvider(
   });
   container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope();
   return {
+    runtime,
     adapter: container.get(ProviderAdapter),
     script: undefined,
     mode: `OpenAI ${model} at ${baseURL ?? 'api.openai.com'}`,

@@ -27,8 +27,9 @@ export class LeadSection {
     readOnly: true,
   })
   async delegate(params: DelegateParams, context: ToolContext): Promise<ToolResult<Findings>> {
-    // Same session and deadline: the child's events and state land beside the parent's, and it stops when the parent must.
-    const child = await context.adapter.evaluate(researcherPrompt, {
+    // A nested evaluation on the same runtime and adapter. Same session and deadline: the child's
+    // events and state land beside the parent's, and it stops when the parent must.
+    const child = await context.evaluate(researcherPrompt, {
       session: context.session,
       deadline: context.deadline,
       input: params.question,

@@ -102,7 +102,7 @@ export async function run(
 ) {
   const container = new Container();
   container.bind(AccountNotes).toSelf().inSingletonScope();
-  const { adapter, script, mode } = bindProvider(container, env, scriptedModel, print);
+  const { runtime, script, mode } = bindProvider(container, env, scriptedModel, print);
   print(`Model: ${mode}`);
   let depth = 0;
   const pad = () => '  '.repeat(depth);
@@ -127,11 +127,12 @@ export async function run(
 
   print(`Question: ${question}`);
   const started = Date.now();
-  const response = await adapter.evaluate(leadPrompt, {
+  const response = await runtime.evaluate(leadPrompt, {
     input: question,
     session,
     deadline: Deadline.in(60_000),
   });
+  script?.assertDone(); // offline: the lead and the researcher used every scripted turn
   const review = response.output as AccountReview;
   print(`Review: ${review.atRisk ? 'at risk' : 'not at risk'}. ${review.reason}`);
   for (const step of review.nextSteps) print(`  - ${step}`);
@@ -143,7 +144,7 @@ export async function run(
       `${session.slice(ToolInvoked).all().length} tool calls, ${input} input + ${output} output tokens ` +
       `in one session, ${Date.now() - started} ms.`,
   );
-  return { response, session, adapter, script };
+  return { response, session, runtime, script };
 }
 
 if (

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { ArrayUnique, IsArray, IsEnum, IsOptional, IsString, Matches } from 'class-validator';
 import { Container } from 'inversify';
 
-import { AffordanceRuntime, Deadline, Describe, Prompt, Session, ToolInvoked } from 'affordance';
+import { Deadline, Describe, Prompt, Session, ToolInvoked } from 'affordance';
 import {
   Plan,
   PlanningStrategy,
@@ -55,7 +55,8 @@ export const supportDeskPrompt = new Prompt({
 });
 
 /**
- * The application container and the adapter to evaluate with — OpenAI when
+ * The application container with affordance installed, its runtime, and the
+ * adapter to evaluate with: the provider bound in the container — OpenAI when
  * `OPENAI_API_KEY` is set (any compatible server via `OPENAI_BASE_URL`;
  * `OPENAI_MODEL`, `OPENAI_API=chat` for Chat Completions), otherwise the
  * scripted model — wrapped to report each turn to `onTurn`.
@@ -68,9 +69,8 @@ export function wire(
   const container = new Container();
   container.bind(KnowledgeBase).toSelf().inSingletonScope();
   container.bind(TicketDesk).toSelf().inSingletonScope();
-  const { adapter, script, mode } = bindProvider(container, env, scriptedModel, print);
-  const runtime = container.get(AffordanceRuntime);
-  return { container, adapter: new TurnPrinter(runtime, adapter, onTurn), script, mode };
+  const { runtime, adapter, script, mode } = bindProvider(container, env, scriptedModel, print);
+  return { container, runtime, adapter: new TurnPrinter(adapter, onTurn), script, mode };
 }
 
 /**
@@ -82,7 +82,7 @@ export async function run(
   print: (line: string) => void = console.log,
   env: NodeJS.ProcessEnv = process.env,
 ) {
-  const { container, adapter, script, mode } = wire(env, print, (report) => {
+  const { container, runtime, adapter, script, mode } = wire(env, print, (report) => {
     const calls = report.turn.toolCalls ?? [];
     print('');
     print(
@@ -102,7 +102,9 @@ export async function run(
   print(`Support desk on ${mode}`);
   print(`Customer: ${customerMessage}`);
   const started = Date.now();
-  const response = await adapter.evaluate(supportDeskPrompt, {
+  // The TurnPrinter replaces the adapter bound in the container for this evaluation only.
+  const response = await runtime.evaluate(supportDeskPrompt, {
+    adapter,
     params: [new PlanningToolsParams({ strategy: PlanningStrategy.PLAN_ACT_REFLECT })],
     input: customerMessage,
     session,

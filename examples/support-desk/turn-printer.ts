@@ -1,17 +1,17 @@
+import type { ToolDefinition } from 'affordance';
 import {
   ProviderAdapter,
-  type AffordanceRuntime,
+  type ProviderCapabilities,
   type ProviderRequest,
   type ProviderTurn,
-  type RenderedPrompt,
-  type ToolDefinition,
-} from 'affordance';
+  type ToolSpec,
+} from 'affordance/provider';
 
 /** What {@link TurnPrinter} reports after each model turn. */
 export interface TurnReport {
   readonly request: ProviderRequest;
   readonly turn: ProviderTurn;
-  /** Tokens of this turn alone (the provider reports running totals). */
+  /** Tokens of this turn (the runtime adds them up over the evaluation). */
   readonly inputTokens: number;
   readonly outputTokens: number;
 }
@@ -20,41 +20,37 @@ export interface TurnReport {
  * Wraps the real adapter to report every model turn as it arrives, before
  * the runtime runs its tool calls: the runtime has no per-turn event, and
  * the provider seam is where a turn is visible whatever the provider.
+ * Everything else — capabilities, tool schemas, validation — is the inner
+ * adapter's.
  */
 export class TurnPrinter extends ProviderAdapter {
   override readonly name: string;
-  readonly #seen = new Map<string, { input: number; output: number }>();
+  override readonly capabilities: ProviderCapabilities;
 
   constructor(
-    runtime: AffordanceRuntime,
     private readonly inner: ProviderAdapter,
     private readonly onTurn: (report: TurnReport) => void,
   ) {
-    super(runtime);
+    super();
     this.name = inner.name;
+    this.capabilities = inner.capabilities;
   }
 
-  override validate(rendered: RenderedPrompt): void {
-    this.inner.validate(rendered);
+  override validate(tools: readonly ToolDefinition[]): void {
+    this.inner.validate(tools);
   }
 
-  override argumentsProfile(tool: ToolDefinition) {
-    return this.inner.argumentsProfile(tool);
+  override toolSpec(tool: ToolDefinition, descriptions?: ReadonlyMap<string, string>): ToolSpec {
+    return this.inner.toolSpec(tool, descriptions);
   }
 
   override async request(request: ProviderRequest): Promise<ProviderTurn> {
     const turn = await this.inner.request(request);
-    const before = this.#seen.get(request.evaluationId) ?? { input: 0, output: 0 };
-    const now = {
-      input: turn.usage?.inputTokens ?? before.input,
-      output: turn.usage?.outputTokens ?? before.output,
-    };
-    this.#seen.set(request.evaluationId, now);
     this.onTurn({
       request,
       turn,
-      inputTokens: now.input - before.input,
-      outputTokens: now.output - before.output,
+      inputTokens: turn.usage?.inputTokens ?? 0,
+      outputTokens: turn.usage?.outputTokens ?? 0,
     });
     return turn;
   }

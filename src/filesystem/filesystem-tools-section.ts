@@ -41,7 +41,7 @@ const template = [
  *
  * @example
  * const resources = new ResourceRegistry().bind(Filesystem, { create: () => new InMemoryFilesystem() });
- * await adapter.evaluate(new Prompt({ ns: 'agents', key: 'editor', sections: [FilesystemToolsSection] }), { resources });
+ * await runtime.evaluate(new Prompt({ ns: 'agents', key: 'editor', sections: [FilesystemToolsSection] }), { resources });
  */
 @Section({
   key: 'filesystem.tools',

@@ -4,11 +4,10 @@ import {
   metadataKeys,
   updateOwnMetadata,
 } from './metadata-store.js';
-
-type AnyClass = abstract new (...args: never[]) => unknown;
+import type { Class } from '../core/class-type.js';
 
 /** Event class → name of the method that reduces it. @internal */
-export type ReducerMethods = ReadonlyMap<AnyClass, string | symbol>;
+export type ReducerMethods = ReadonlyMap<Class, string | symbol>;
 
 /** The methods declared directly on `target` (not inherited). @internal */
 export function readOwnReducerMethods(target: object): ReducerMethods {
@@ -18,7 +17,7 @@ export function readOwnReducerMethods(target: object): ReducerMethods {
 /** Records that `method` of the class `target` reduces `eventType`. @internal */
 export function recordReducerMethod(
   target: object,
-  eventType: AnyClass,
+  eventType: Class,
   method: string | symbol,
 ): void {
   updateOwnMetadata<ReducerMethods>(
@@ -33,6 +32,6 @@ export function recordReducerMethod(
  * The reducer methods of a state class, a subclass's own method for an event
  * replacing the one it inherits. Empty when there are none. @internal
  */
-export function readReducerMethods(cls: AnyClass): ReducerMethods {
+export function readReducerMethods(cls: Class): ReducerMethods {
   return mergeOverClassChain(cls, (c) => readOwnReducerMethods(c));
 }

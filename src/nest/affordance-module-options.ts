@@ -4,8 +4,8 @@ import type { Container, Newable } from 'inversify';
 import type { AffordanceRuntime, Prompt, ProviderAdapter, RuntimeOptions } from '../index.js';
 
 /**
- * Builds the module's provider adapter from the runtime, e.g.
- * `(runtime) => new ScriptedAdapter(runtime, script)`. May be async.
+ * Builds the module's provider adapter, e.g. `() => new ScriptedAdapter(script)`;
+ * receives the runtime, whose container holds the application's services. May be async.
  */
 export type AdapterFactory = (
   runtime: AffordanceRuntime,
@@ -32,9 +32,9 @@ export interface AffordanceModuleOptions {
   /**
    * `'evaluation'` builds a new adapter (calls the factory, or resolves the
    * class again) for every evaluation started through `AffordanceService` or
-   * the module's `ProviderAdapter`, so each request of a test can have its own
-   * script: `adapter: (runtime) => new ScriptedAdapter(runtime, nextScript())`.
-   * Nested evaluations started by a tool (`context.adapter`) keep their
+   * `runtime.evaluate`, so each request of a test can have its own
+   * script: `adapter: () => new ScriptedAdapter(nextScript())`.
+   * Nested evaluations started by a tool (`context.evaluate`) keep their
    * evaluation's adapter. Default `'singleton'`: one adapter for the application.
    */
   readonly adapterScope?: AdapterScope;

@@ -77,7 +77,7 @@ export class AffordanceService implements OnApplicationBootstrap {
   }
 
   /**
-   * Evaluates `prompt` with the module's adapter (see `ProviderAdapter.evaluate`).
+   * Evaluates `prompt` with the module's adapter (see `AffordanceRuntime.evaluate`).
    * Request- and transient-scoped sections resolve in the Nest context of
    * `options.request` (or `options.contextId`); nested evaluations started by
    * a tool keep that context.
@@ -89,6 +89,6 @@ export class AffordanceService implements OnApplicationBootstrap {
     this.prepare(prompt);
     const { request, contextId, ...evaluateOptions } = options;
     const context = this.#bridge.contextFor(request, contextId);
-    return await this.#bridge.run(context, () => this.adapter.evaluate(prompt, evaluateOptions));
+    return await this.#bridge.run(context, () => this.runtime.evaluate(prompt, evaluateOptions));
   }
 }

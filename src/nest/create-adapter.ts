@@ -1,26 +1,22 @@
 import type { Newable } from 'inversify';
 
+import { type AffordanceRuntime, ConfigurationError, ProviderAdapter } from '../index.js';
 import {
-  type AffordanceRuntime,
-  ConfigurationError,
-  type Prompt,
-  type PromptResponse,
-  ProviderAdapter,
-  type EvaluateOptions,
-  type ProviderRequest,
+  providerCapabilities,
+  type ProviderCapabilities,
   type ProviderTurn,
-} from '../index.js';
-import { ScriptedAdapter } from '../testing/scripted-adapter.js';
+} from '../provider/index.js';
 import type { AdapterOption, AffordanceModuleOptions } from './affordance-module-options.js';
 
-const scriptedFactory = 'adapter: (runtime) => new ScriptedAdapter(runtime, script)';
+const scriptedFactory = 'adapter: () => new ScriptedAdapter(script)';
 
 /**
  * Builds the module's adapter: a `ProviderAdapter` subclass is bound in the
- * runtime's container and resolved there; a factory is called with the runtime.
- * The adapter is also bound as `ProviderAdapter` in that container. With
- * `adapterScope: 'evaluation'` the adapter returned builds a fresh one for
- * every evaluation.
+ * runtime's container and resolved there; a factory is called with the
+ * runtime. The adapter is bound as `ProviderAdapter` in that container, where
+ * `runtime.evaluate` finds it. With `adapterScope: 'evaluation'` the binding
+ * builds a fresh adapter for every evaluation instead, and what the module
+ * gives Nest is a stand-in that sends no requests.
  * @internal
  */
 export async function createAdapter(
@@ -30,10 +26,13 @@ export async function createAdapter(
   const container = runtime.container;
   const option = options.adapter;
   if (options.adapterScope === 'evaluation') {
-    const adapter = new PerEvaluationAdapter(runtime, () => buildAdapter(runtime, option, false));
-    if (!container.isBound(ProviderAdapter))
-      container.bind(ProviderAdapter).toConstantValue(adapter);
-    return adapter;
+    if (!container.isBound(ProviderAdapter)) {
+      container
+        .bind(ProviderAdapter)
+        .toDynamicValue(() => buildAdapter(runtime, option, false))
+        .inTransientScope();
+    }
+    return new PerEvaluationAdapter();
   }
   return buildAdapter(runtime, option, true);
 }
@@ -60,7 +59,7 @@ async function buildAdapter(
     throw new ConfigurationError({
       subject: 'AffordanceModule adapter factory',
       problem: `returned ${describe(adapter)}, not a ProviderAdapter.`,
-      fix: `Return an adapter built on the runtime it receives, e.g. ${scriptedFactory}.`,
+      fix: `Return an adapter, e.g. ${scriptedFactory}.`,
     });
   }
   if (singleton && !container.isBound(ProviderAdapter))
@@ -82,7 +81,7 @@ function explainUnbuildable(
       subject: `AffordanceModule adapter ${option.name}`,
       problem: `the runtime's inversify container cannot build this class: ${reason.slice(0, 300)}`,
       fix:
-        `Pass a factory that builds it instead, e.g. adapter: (runtime) => new ${option.name}(runtime, ...) ` +
+        `Pass a factory that builds it instead, e.g. adapter: () => new ${option.name}(...) ` +
         `(for a scripted model: ${scriptedFactory}), or give its constructor parameters @inject() ` +
         'decorators and bind what they name with the configure option.',
       cause: error,
@@ -95,13 +94,18 @@ export function assertAdapterOption(
   option: unknown,
   where: string,
 ): asserts option is AdapterOption {
-  if (option === ScriptedAdapter) {
-    throw new ConfigurationError({
-      subject: where,
-      problem:
-        'options.adapter is the ScriptedAdapter class, which the container cannot build: it needs the script.',
-      fix: `Pass a factory: ${scriptedFactory}; add adapterScope: 'evaluation' to get a fresh script for every request.`,
-    });
+  if (typeof option === 'function' && isAdapterClass(option as AdapterOption)) {
+    const cls = option as Newable<ProviderAdapter>;
+    if (!buildable(cls)) {
+      throw new ConfigurationError({
+        subject: where,
+        problem:
+          `options.adapter is the ${cls.name} class, which the container cannot build: ` +
+          'its constructor takes arguments and the class is not @injectable().',
+        fix: `Pass a factory: ${scriptedFactory}; add adapterScope: 'evaluation' to get a fresh script for every request.`,
+      });
+    }
+    return;
   }
   if (typeof option === 'function') return;
   throw new ConfigurationError({
@@ -122,39 +126,34 @@ export function assertAdapterScope(scope: unknown, where: string): void {
 }
 
 /**
- * The module's `ProviderAdapter` with `adapterScope: 'evaluation'`: every
- * `evaluate` builds a new adapter and runs the evaluation on it, so nested
- * evaluations (through `context.adapter`) stay on that adapter.
+ * What the module gives Nest as `ProviderAdapter` with `adapterScope:
+ * 'evaluation'`: every evaluation resolves its own adapter from the runtime's
+ * container, so this one only stands for them and sends no requests.
  * @internal
  */
 export class PerEvaluationAdapter extends ProviderAdapter {
   override readonly name: string = 'per-evaluation';
-  readonly #build: () => Promise<ProviderAdapter>;
+  override readonly capabilities: ProviderCapabilities = providerCapabilities();
 
-  constructor(runtime: AffordanceRuntime, build: () => Promise<ProviderAdapter>) {
-    super(runtime);
-    this.#build = build;
-  }
-
-  override async evaluate<O>(
-    prompt: Prompt<O>,
-    options: EvaluateOptions = {},
-  ): Promise<PromptResponse<O>> {
-    const adapter = await this.#build();
-    return await adapter.evaluate(prompt, options);
-  }
-
-  /** Never called: each evaluation runs on the adapter built for it. */
-  override request(_request: ProviderRequest): Promise<ProviderTurn> {
+  /** Never called by the module: each evaluation runs on the adapter built for it. */
+  override request(): Promise<ProviderTurn> {
     return Promise.reject(
       new ConfigurationError({
         subject: 'AffordanceModule adapter',
         problem:
-          "with adapterScope: 'evaluation' the module's adapter only starts evaluations; it sends no requests itself.",
-        fix: 'Call evaluate() on it (or on AffordanceService), not request().',
+          "with adapterScope: 'evaluation' every evaluation builds its own adapter; the module's ProviderAdapter sends no requests itself.",
+        fix: 'Run prompts with AffordanceService.evaluate(prompt) or runtime.evaluate(prompt), which build one.',
       }),
     );
   }
+}
+
+/**
+ * Whether the container can construct `cls`: it takes no constructor
+ * arguments, or it is decorated itself (so its parameter types are known).
+ */
+function buildable(cls: Newable<ProviderAdapter>): boolean {
+  return cls.length === 0 || Reflect.getOwnMetadata('design:paramtypes', cls) !== undefined;
 }
 
 // Duck-typed rather than `instanceof`, so an adapter from another copy of the package is accepted.
@@ -165,10 +164,10 @@ function isAdapterClass(option: AdapterOption): option is Newable<ProviderAdapte
 
 function isAdapter(value: unknown): value is ProviderAdapter {
   if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Partial<Record<'request' | 'evaluate' | 'validate', unknown>>;
+  const candidate = value as Partial<Record<'request' | 'toolSpec' | 'validate', unknown>>;
   return (
     typeof candidate.request === 'function' &&
-    typeof candidate.evaluate === 'function' &&
+    typeof candidate.toolSpec === 'function' &&
     typeof candidate.validate === 'function'
   );
 }

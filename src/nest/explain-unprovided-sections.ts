@@ -1,14 +1,4 @@
-import { type AffordanceRuntime, ConfigurationError, Prompt } from '../index.js';
-import { sectionClassOf } from '../prompt/section-from-class.js';
-
-type SectionClass = abstract new (...args: never[]) => unknown;
-
-/** The `@Section` classes of a prompt's tree, in tree order. @internal */
-export function sectionClassesOf(prompt: Prompt): SectionClass[] {
-  return prompt.registry.nodes
-    .map((node) => sectionClassOf(node.section))
-    .filter((cls): cls is SectionClass => cls !== undefined);
-}
+import { type AffordanceRuntime, type Class, ConfigurationError, Prompt } from '../index.js';
 
 /**
  * When `runtime.prepare(prompt)` failed, finds the sections no Nest module
@@ -20,11 +10,11 @@ export function sectionClassesOf(prompt: Prompt): SectionClass[] {
 export function explainUnprovidedSections(
   runtime: AffordanceRuntime,
   prompt: Prompt,
-  isNestSection: (cls: SectionClass) => boolean,
+  isNestSection: (cls: Class) => boolean,
   failure: ConfigurationError,
 ): ConfigurationError | undefined {
-  const unbuildable: { cls: SectionClass; reason: ConfigurationError }[] = [];
-  for (const cls of sectionClassesOf(prompt)) {
+  const unbuildable: { cls: Class; reason: ConfigurationError }[] = [];
+  for (const cls of prompt.sectionClasses) {
     if (isNestSection(cls)) continue;
     try {
       runtime.prepare(new Prompt({ ns: prompt.ns, key: prompt.key, sections: [cls] }));
@@ -36,7 +26,7 @@ export function explainUnprovidedSections(
   }
   if (unbuildable.length === 0) return undefined;
   const names = unbuildable.map(({ cls }) => cls.name);
-  const label = `${prompt.ns}/${prompt.key}`;
+  const label = prompt.label;
   // The first line names the missing dependency; inversify's full trace stays in the cause.
   const reasons = unbuildable
     .map(({ cls, reason }) => `${cls.name} ${reason.problem.split('\n')[0] ?? ''}`)

@@ -5,18 +5,22 @@ import { type ContextId, ContextIdFactory, DiscoveryService, ModuleRef } from '@
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import type { ResolutionContext } from 'inversify';
 
-import { AffordanceRuntime, ConfigurationError, RenderedPrompt } from '../index.js';
-import { isSectionClass } from '../prompt/section-metadata.js';
-import { readToolMethods } from '../tools/tool-metadata.js';
+import {
+  AffordanceRuntime,
+  type Class,
+  ConfigurationError,
+  hasToolMethods,
+  isSectionClass,
+  RenderedPrompt,
+} from '../index.js';
 import { requestScopedSection } from './request-scoped-section.js';
 
-type SectionClass = abstract new (...args: never[]) => unknown;
-type Token = SectionClass | string | symbol;
+type Token = Class | string | symbol;
 
-/** A `@Section` class some Nest module provides. @internal */
+/** A `@Section` class some Nest module provides. */
 export interface NestSection {
   /** The class prompts name. */
-  readonly cls: SectionClass;
+  readonly cls: Class;
   /** The Nest token it is provided under (the class itself, unless `{ provide, useClass }`). */
   readonly token: Token;
   /** The module providing it, for messages. */
@@ -38,16 +42,15 @@ interface EvaluationContext {
  * `moduleRef.resolve` in the evaluation's Nest context for the others. The
  * context travels with the evaluation in an `AsyncLocalStorage`, so nested
  * evaluations and concurrent tool calls keep their request.
- * @internal
  */
 @Injectable()
 export class NestSectionBridge implements OnModuleInit {
   readonly #discovery: DiscoveryService;
   readonly #moduleRef: ModuleRef;
   readonly #runtime: AffordanceRuntime;
-  readonly #sections = new Map<SectionClass, NestSection>();
+  readonly #sections = new Map<Class, NestSection>();
   readonly #storage = new AsyncLocalStorage<EvaluationContext>();
-  /** Contexts of evaluations started without `AffordanceService` (e.g. `adapter.evaluate`): one per evaluation. */
+  /** Contexts of evaluations started without `AffordanceService` (e.g. `runtime.evaluate`): one per evaluation. */
   readonly #orphanContexts = new WeakMap<RenderedPrompt, ContextId>();
   #discovered = false;
 
@@ -63,7 +66,7 @@ export class NestSectionBridge implements OnModuleInit {
 
   /** The discovered section of `cls`, if a Nest module provides it. */
   sectionOf(cls: object): NestSection | undefined {
-    return this.#sections.get(cls as SectionClass);
+    return this.#sections.get(cls as Class);
   }
 
   /**
@@ -126,7 +129,7 @@ export class NestSectionBridge implements OnModuleInit {
         : undefined;
     if (cls === undefined) {
       if (typeof metatype === 'function' && wrapper.inject == null)
-        assertNotUndecorated(metatype as SectionClass, moduleName);
+        assertNotUndecorated(metatype as Class, moduleName);
       return undefined;
     }
     const singleton =
@@ -183,8 +186,8 @@ export class NestSectionBridge implements OnModuleInit {
 }
 
 /** Rejects a provider that declares tools but forgot `@Section`: its tools would never be offered. */
-function assertNotUndecorated(cls: SectionClass, moduleName: string): void {
-  if (readToolMethods(cls).length === 0) return;
+function assertNotUndecorated(cls: Class, moduleName: string): void {
+  if (!hasToolMethods(cls)) return;
   const base = Object.getPrototypeOf(cls) as unknown;
   const inherited = isSectionClass(base)
     ? ` Its base class ${base.name} is a section, but @Section options are not inherited: each section class needs its own key.`

@@ -1,6 +1,4 @@
-import { ConfigurationError } from '../index.js';
-
-type SectionClass = abstract new (...args: never[]) => unknown;
+import { type Class, ConfigurationError } from '../index.js';
 
 /**
  * Stands in for a section Nest builds per request (request- or
@@ -11,7 +9,7 @@ type SectionClass = abstract new (...args: never[]) => unknown;
  * returning a promise. Reading anything but a method is refused with a hint.
  * @internal
  */
-export function requestScopedSection(cls: SectionClass, resolve: () => Promise<unknown>): object {
+export function requestScopedSection(cls: Class, resolve: () => Promise<unknown>): object {
   const forwarders = new Map<string | symbol, (...args: unknown[]) => Promise<unknown>>();
   return new Proxy(Object.create(cls.prototype as object) as object, {
     get(_target, property) {

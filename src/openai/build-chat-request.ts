@@ -3,9 +3,8 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 
-import type { ProviderRequest } from '../provider/provider-request.js';
+import { type ProviderRequest } from '../provider/index.js';
 import { chatMessages } from './chat-messages.js';
-import { functionToolSchema } from '../provider/function-tool-schema.js';
 import type { OpenAIAdapterOptions } from './openai-adapter-options.js';
 import { namedTool } from './named-tool.js';
 import { structuredOutputFormat } from './structured-output-format.js';
@@ -34,23 +33,15 @@ export function buildChatRequest(
     messages: chatMessages(request.messages, role),
   };
   if (request.tools.length > 0) {
-    const strictTools = options.strictTools ?? true;
-    body['tools'] = request.tools.map((tool): ChatCompletionTool => {
-      const { parameters, strict } = functionToolSchema(
-        tool,
-        strictTools,
-        request.rendered.toolParamDescriptions.get(tool.name),
-      );
-      return {
-        type: 'function',
-        function: {
-          name: tool.name,
-          description: tool.description,
-          parameters: parameters,
-          strict,
-        },
-      };
-    });
+    body['tools'] = request.tools.map((spec): ChatCompletionTool => ({
+      type: 'function',
+      function: {
+        name: spec.name,
+        description: spec.description,
+        parameters: spec.parameters,
+        strict: spec.strict,
+      },
+    }));
     const choice = request.toolChoice;
     body['tool_choice'] =
       typeof choice === 'string'
@@ -63,7 +54,7 @@ export function buildChatRequest(
   }
   const format =
     (options.structuredOutput ?? 'json_schema') === 'json_schema'
-      ? structuredOutputFormat(request.output, request.rendered.name)
+      ? structuredOutputFormat(request.output, request.prompt.name)
       : undefined;
   if (format !== undefined) {
     body['response_format'] = {

@@ -1,6 +1,6 @@
 import type { ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';
 
-import type { ProviderRequest } from '../provider/provider-request.js';
+import { type ProviderRequest } from '../provider/index.js';
 import type { OpenAIAdapterOptions } from './openai-adapter-options.js';
 import { responsesInput } from './responses-input.js';
 import { responsesToolChoice, responsesTools } from './responses-tools.js';
@@ -31,7 +31,7 @@ export function buildResponsesRequest(
   if (instructions !== undefined) body['instructions'] = instructions;
   body['input'] = input;
   if (request.tools.length > 0) {
-    body['tools'] = responsesTools(request.rendered, request.tools, options.strictTools ?? true);
+    body['tools'] = responsesTools(request.tools);
     body['tool_choice'] = responsesToolChoice(request.toolChoice, request.tools, prompt);
     body['parallel_tool_calls'] = options.parallelToolCalls ?? true;
   }
@@ -39,7 +39,7 @@ export function buildResponsesRequest(
   const text: Record<string, unknown> = {};
   const format =
     (options.structuredOutput ?? 'json_schema') === 'json_schema'
-      ? structuredOutputFormat(request.output, request.rendered.name)
+      ? structuredOutputFormat(request.output, request.prompt.name)
       : undefined;
   if (format !== undefined) {
     text['format'] = {

@@ -1,6 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 
-import type { ConversationMessage } from '../provider/conversation.js';
+import { type ConversationMessage } from '../provider/index.js';
 import type { OpenAIInstructionsRole } from './openai-adapter-options.js';
 
 /**

@@ -1,13 +1,13 @@
-import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
-import type { ToolDefinition } from '../tools/tool-definition.js';
+import { PromptEvaluationError, type ToolDefinition } from '../index.js';
+import { type ToolSpec } from '../provider/index.js';
 
 /** The offered tool called `name`. @throws PromptEvaluationError naming the offered tools. */
 export function namedTool(
   name: string,
-  tools: readonly ToolDefinition[],
+  tools: readonly ToolSpec[],
   prompt: string,
 ): ToolDefinition {
-  const tool = tools.find((candidate) => candidate.name === name);
+  const tool = tools.find((candidate) => candidate.name === name)?.tool;
   if (tool === undefined) {
     throw new PromptEvaluationError(
       `toolChoice names '${name}', but the prompt offers no such tool ` +

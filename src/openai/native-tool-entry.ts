@@ -1,5 +1,4 @@
-import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
-import type { NativeTool } from '../tools/native-tool.js';
+import { type NativeTool, PromptValidationError } from '../index.js';
 
 /** Types of environment in which OpenAI itself runs a `shell` tool. */
 const hostedShellEnvironments = new Set(['container_auto', 'container_reference']);

@@ -1,21 +1,24 @@
 import { inject, injectable, optional } from 'inversify';
 import OpenAI from 'openai';
 
-import { ConfigurationError } from '../core/errors/configuration-error.js';
-import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
-import type { TokenUsage } from '../provider/token-usage.js';
-import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
-import { AffordanceRuntime } from '../runtime/affordance-runtime.js';
-import type { ProviderTurn } from '../provider/conversation.js';
-import { ProviderAdapter } from '../provider/provider-adapter.js';
-import type { ProviderRequest } from '../provider/provider-request.js';
-import type { SchemaProfile } from '../schema/params-json-schema.js';
-import { NativeTool } from '../tools/native-tool.js';
-import type { ToolDefinition } from '../tools/tool-definition.js';
+import {
+  ConfigurationError,
+  NativeTool,
+  PromptValidationError,
+  type ToolDefinition,
+} from '../index.js';
+import {
+  providerCapabilities,
+  ProviderAdapter,
+  type ProviderCapabilities,
+  type ProviderRequest,
+  type ProviderTurn,
+  type ToolSpec,
+  toolSpecOf,
+} from '../provider/index.js';
 import { ApplyPatchTool } from './apply-patch-tool.js';
 import { buildChatRequest } from './build-chat-request.js';
 import { buildResponsesRequest } from './build-responses-request.js';
-import { functionToolSchema } from '../provider/function-tool-schema.js';
 import { nativeToolEntry } from './native-tool-entry.js';
 import { OpenAIAdapterOptions, type OpenAIApi } from './openai-adapter-options.js';
 import { readChatTurn } from './read-chat-turn.js';
@@ -50,11 +53,8 @@ export class OpenAIAdapter extends ProviderAdapter {
   readonly #client: OpenAI;
   readonly #options: OpenAIAdapterOptions;
   readonly #redactor: SecretRedactor;
-  /**
-   * Cumulative usage per evaluation. Keyed weakly by the evaluation's rendered prompt (one per
-   * evaluation) so an entry goes away with its evaluation; a map by evaluation id would grow forever.
-   */
-  readonly #usage = new WeakMap<RenderedPrompt, TokenUsage>();
+  /** What this adapter can do: strict tools unless `strictTools: false`; native tools on Responses. */
+  readonly capabilities: ProviderCapabilities;
 
   /**
    * @param client the SDK client; when the container has none bound to
@@ -62,15 +62,19 @@ export class OpenAIAdapter extends ProviderAdapter {
    *   and `OPENAI_BASE_URL` as the SDK does).
    */
   constructor(
-    // Optional so a container without `installAffordance` gets ProviderAdapter's explanation,
-    // not inversify's bare "No bindings found".
-    @inject(AffordanceRuntime) @optional() runtime: AffordanceRuntime,
     @inject(OpenAI) @optional() client: OpenAI | undefined,
     @inject(OpenAIAdapterOptions) options: OpenAIAdapterOptions,
   ) {
-    super(runtime);
+    super();
     this.#options = checkOptions(options);
     this.api = options.api ?? 'responses';
+    this.capabilities = providerCapabilities({
+      strictTools: options.strictTools ?? true,
+      nativeTools: this.api === 'responses',
+      parallelToolCalls: options.parallelToolCalls ?? true,
+      structuredOutput:
+        (options.structuredOutput ?? 'json_schema') === 'json_schema' ? 'native' : 'text',
+    });
     const own = client ?? new OpenAI({ ...options.client, maxRetries: 0 });
     this.#client = own;
     this.#redactor = new SecretRedactor(() => [
@@ -111,9 +115,9 @@ export class OpenAIAdapter extends ProviderAdapter {
    * client-side `shell` (use `ApplyPatchTool`/`ShellTool`), `file_search`
    * without vector stores, and more than one shell or apply_patch tool.
    */
-  override validate(rendered: RenderedPrompt): void {
+  override validate(tools: readonly ToolDefinition[]): void {
     const kinds = new Map<string, string[]>();
-    for (const tool of rendered.tools) {
+    for (const tool of tools) {
       const kind = openaiTypeOf(tool);
       if (kind !== undefined) kinds.set(kind, [...(kinds.get(kind) ?? []), tool.name]);
       if (!(tool instanceof NativeTool)) continue;
@@ -138,23 +142,27 @@ export class OpenAIAdapter extends ProviderAdapter {
     }
   }
 
-  /** `openai-strict` for function tools sent with `strict: true`, so their `null`s read as absent. */
-  override argumentsProfile(tool: ToolDefinition): SchemaProfile {
-    if (this.api === 'responses' && openaiTypeOf(tool) !== undefined) return 'standard';
-    return functionToolSchema(tool, this.#options.strictTools ?? true).strict
-      ? 'openai-strict'
-      : 'standard';
+  /**
+   * Function tools strict as configured; on Responses, `ShellTool` and
+   * `ApplyPatchTool` are sent as the provider's own `shell` and `apply_patch`
+   * tools, so their arguments arrive in the provider's shape, never strict.
+   */
+  override toolSpec(tool: ToolDefinition, descriptions?: ReadonlyMap<string, string>): ToolSpec {
+    if (this.api === 'responses' && openaiTypeOf(tool) !== undefined) {
+      return toolSpecOf(tool, false, descriptions);
+    }
+    return super.toolSpec(tool, descriptions);
   }
 
   /** Sends one request (retrying as configured) and reads the answer. */
   override async request(request: ProviderRequest): Promise<ProviderTurn> {
-    const prompt = `${request.rendered.ns}/${request.rendered.key}`;
+    const prompt = request.prompt.label;
     const context: SendContext = {
       prompt,
       api: this.api === 'chat' ? 'Chat Completions' : 'Responses',
       signal: request.signal,
       deadline: request.deadline,
-      clock: this.runtime.clock,
+      clock: request.clock,
       retry: this.#options.retry,
       redactor: this.#redactor,
     };
@@ -165,10 +173,9 @@ export class OpenAIAdapter extends ProviderAdapter {
       timeout: this.#options.timeoutMs ?? 600_000,
     });
     const maxOutputTokens = this.#options.modelSettings?.maxOutputTokens;
-    let turn: ProviderTurn;
     if (this.api === 'chat') {
       const { body, strictOutput } = buildChatRequest(request, this.#options, prompt);
-      turn = await sendWithRetries(async () => {
+      return await sendWithRetries(async () => {
         const completion = await withChildSignal(request.signal, async (signal) =>
           readJsonBody(
             await this.#client.chat.completions.create(body, requestOptions(signal)).asResponse(),
@@ -182,32 +189,23 @@ export class OpenAIAdapter extends ProviderAdapter {
           maxOutputTokens,
         });
       }, context);
-    } else {
-      const { body, strictOutput } = buildResponsesRequest(request, this.#options, prompt);
-      turn = await sendWithRetries(async () => {
-        const response = await withChildSignal(request.signal, async (signal) =>
-          readJsonBody(
-            await this.#client.responses.create(body, requestOptions(signal)).asResponse(),
-            { ...endpoint, path: '/responses' },
-          ),
-        );
-        return readResponsesTurn(response, {
-          prompt,
-          tools: request.tools,
-          output: request.output,
-          strictOutput,
-          maxOutputTokens,
-        });
-      }, context);
     }
-    return { ...turn, usage: this.#accumulate(request, turn.usage) };
-  }
-
-  #accumulate(request: ProviderRequest, usage: TokenUsage | undefined): TokenUsage | undefined {
-    const previous = request.turn === 0 ? undefined : this.#usage.get(request.rendered);
-    const total = usage === undefined ? previous : (previous?.plus(usage) ?? usage);
-    if (total !== undefined) this.#usage.set(request.rendered, total);
-    return total;
+    const { body, strictOutput } = buildResponsesRequest(request, this.#options, prompt);
+    return await sendWithRetries(async () => {
+      const response = await withChildSignal(request.signal, async (signal) =>
+        readJsonBody(
+          await this.#client.responses.create(body, requestOptions(signal)).asResponse(),
+          { ...endpoint, path: '/responses' },
+        ),
+      );
+      return readResponsesTurn(response, {
+        prompt,
+        tools: request.tools.map((spec) => spec.tool),
+        output: request.output,
+        strictOutput,
+        maxOutputTokens,
+      });
+    }, context);
   }
 }
 

@@ -1,7 +1,10 @@
-import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
-import { TokenUsage } from '../provider/token-usage.js';
-import type { ProviderToolCall, ProviderTurn } from '../provider/conversation.js';
-import type { ProviderRequest } from '../provider/provider-request.js';
+import { PromptEvaluationError } from '../index.js';
+import {
+  type ProviderRequest,
+  type ProviderToolCall,
+  type ProviderTurn,
+  TokenUsage,
+} from '../provider/index.js';
 import { decodeStrictOutput } from './structured-output-format.js';
 
 type Item = Readonly<Record<string, unknown>>;

@@ -1,7 +1,5 @@
-import type { ProviderNativeCall } from '../provider/conversation.js';
-import { NativeTool } from '../tools/native-tool.js';
-import type { ToolDefinition } from '../tools/tool-definition.js';
-import { ToolResult } from '../tools/tool-result.js';
+import { type ProviderNativeCall } from '../provider/index.js';
+import { NativeTool, type ToolDefinition, ToolResult } from '../index.js';
 
 type Item = Readonly<Record<string, unknown>>;
 

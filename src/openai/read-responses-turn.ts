@@ -1,20 +1,14 @@
-import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
-import { TokenUsage } from '../provider/token-usage.js';
-import type {
-  ProviderNativeCall,
-  ProviderToolCall,
-  ProviderTurn,
-} from '../provider/conversation.js';
-import type { ProviderRequest } from '../provider/provider-request.js';
-import { NativeTool } from '../tools/native-tool.js';
-import type { ToolDefinition } from '../tools/tool-definition.js';
-import { ApplyPatchTool } from './apply-patch-tool.js';
-import { nativeCallTypes, readNativeCall } from './read-native-call.js';
+import { PromptEvaluationError, type ToolDefinition } from '../index.js';
+import { type ProviderRequest, type ProviderTurn, TokenUsage } from '../provider/index.js';
+import {
+  isItem,
+  type Item,
+  type OutputDraft,
+  type OutputScope,
+  readOutputItem,
+} from './read-output-items.js';
 import { RetryableResponseError } from './send-with-retries.js';
-import { ShellTool } from './shell-tool.js';
 import { decodeStrictOutput } from './structured-output-format.js';
-
-type Item = Readonly<Record<string, unknown>>;
 
 /** What {@link readResponsesTurn} needs to know about the request. */
 export interface ResponsesTurnContext {
@@ -32,14 +26,6 @@ export interface ResponsesTurnContext {
 
 /** `failed` codes another attempt may fix. */
 const transientCodes = new Set(['server_error', 'rate_limit_exceeded']);
-/** Output items that need a client answer this adapter cannot give. */
-const unsupported: Readonly<Record<string, string>> = {
-  custom_tool_call: 'custom (free-form) tools are not offered by this adapter',
-  local_shell_call: "the legacy local_shell tool is not offered; use ShellTool ('shell')",
-  computer_call: 'computer use is not offered by this adapter',
-  mcp_approval_request:
-    "MCP approval requests are not supported; set require_approval: 'never' in the mcp NativeTool config",
-};
 
 /**
  * Reads a Responses API `response` into a provider-neutral turn: function,
@@ -67,59 +53,51 @@ export function readResponsesTurn(response: unknown, context: ResponsesTurnConte
   }
   checkStatus(response, fail);
   const output = (response['output'] as unknown[]).filter(isItem);
-  const incomplete = response['status'] === 'incomplete';
-  const shellOutputs = new Map(
-    output
-      .filter((item) => item['type'] === 'shell_call_output')
-      .map((item) => [String(item['call_id']), item]),
-  );
-  const calls: ProviderToolCall[] = [];
-  const natives: ProviderNativeCall[] = [];
-  const truncated: string[] = [];
-  const refusals: string[] = [];
-  const texts: { text: string; final: boolean }[] = [];
+  const draft = readOutput(output, {
+    tools: context.tools,
+    incomplete: response['status'] === 'incomplete',
+    shellOutputs: new Map(
+      output
+        .filter((item) => item['type'] === 'shell_call_output')
+        .map((item) => [String(item['call_id']), item]),
+    ),
+    fail,
+  });
+  const text = checkAnswer(response, output, draft, context, fail);
+  const parsed =
+    context.output !== undefined && context.strictOutput && draft.calls.length === 0
+      ? decodeStrictOutput(context.output, text)
+      : undefined;
+  return {
+    text: draft.texts.length === 0 ? null : text,
+    toolCalls: draft.calls,
+    nativeCalls: draft.natives,
+    parsed,
+    usage: TokenUsage.fromProviderUsage(response['usage']),
+    providerItems: output,
+    raw: response,
+  };
+}
 
-  for (const item of output) {
-    const type = String(item['type']);
-    if (type === 'message') {
-      const parts = Array.isArray(item['content']) ? item['content'].filter(isItem) : [];
-      for (const part of parts) {
-        if (part['type'] === 'refusal') refusals.push(String(part['refusal']));
-      }
-      texts.push({
-        text: parts
-          .filter((part) => part['type'] === 'output_text')
-          .map((part) => String(part['text']))
-          .join(''),
-        final: item['phase'] === 'final_answer',
-      });
-    } else if (type === 'function_call') {
-      const name = String(item['name']);
-      const args = item['arguments'];
-      if (incomplete && (item['status'] === 'incomplete' || !parses(args))) truncated.push(name);
-      calls.push({ callId: String(item['call_id'] ?? item['id']), name, arguments: args });
-    } else if (type === 'shell_call' && runsOnClient(item, context.tools)) {
-      calls.push(shellCall(item, context.tools));
-    } else if (type === 'apply_patch_call' && hasTool(context.tools, ApplyPatchTool)) {
-      const tool = context.tools.find((t) => t instanceof ApplyPatchTool) as ApplyPatchTool;
-      calls.push({
-        callId: String(item['call_id']),
-        name: tool.name,
-        arguments: item['operation'],
-      });
-    } else if (
-      nativeCallTypes.has(type) &&
-      (type !== 'shell_call' || hasNativeShell(context.tools))
-    ) {
-      natives.push(readNativeCall(item, context.tools, shellOutputs.get(String(item['call_id']))));
-    } else if (type in unsupported || type === 'shell_call' || type === 'apply_patch_call') {
-      throw fail(
-        `The model sent a ${type}, which this adapter cannot answer: ` +
-          `${unsupported[type] ?? `the prompt offers no ${type.replace('_call', '')} tool`}.`,
-      );
-    }
-  }
+/** Reads every output item, in order, into one draft. */
+function readOutput(output: readonly Item[], scope: OutputScope): OutputDraft {
+  const draft: OutputDraft = { calls: [], natives: [], truncated: [], refusals: [], texts: [] };
+  for (const item of output) readOutputItem(item, draft, scope);
+  return draft;
+}
 
+/**
+ * Checks the output items make a usable turn (no truncated arguments, no
+ * refusal, not cut off, not empty) and returns the answer text: the final
+ * answer's messages if any, else every message.
+ */
+function checkAnswer(
+  response: Item,
+  output: readonly Item[],
+  { calls, natives, truncated, refusals, texts }: OutputDraft,
+  context: ResponsesTurnContext,
+  fail: (message: string) => PromptEvaluationError,
+): string {
   if (truncated.length > 0) {
     throw fail(
       `The response was cut off (${reasonOf(response)}) while the model was writing the arguments of ` +
@@ -128,7 +106,7 @@ export function readResponsesTurn(response: unknown, context: ResponsesTurnConte
     );
   }
   if (refusals.length > 0) throw fail(`The model refused to answer: "${refusals.join(' ')}".`);
-  if (incomplete && calls.length === 0) {
+  if (response['status'] === 'incomplete' && calls.length === 0) {
     throw fail(
       `The response was cut off (${reasonOf(response)}) before the answer was complete. ` +
         `Raise modelSettings.maxOutputTokens${limitOf(context)} or ask for a shorter answer.`,
@@ -143,19 +121,7 @@ export function readResponsesTurn(response: unknown, context: ResponsesTurnConte
         'With a reasoning model, raise maxOutputTokens so the answer fits after the reasoning.',
     );
   }
-  const parsed =
-    context.output !== undefined && context.strictOutput && calls.length === 0
-      ? decodeStrictOutput(context.output, text)
-      : undefined;
-  return {
-    text: texts.length === 0 ? null : text,
-    toolCalls: calls,
-    nativeCalls: natives,
-    parsed,
-    usage: TokenUsage.fromProviderUsage(response['usage']),
-    providerItems: output,
-    raw: response,
-  };
+  return text;
 }
 
 function checkStatus(response: Item, fail: (message: string) => PromptEvaluationError): void {
@@ -181,44 +147,6 @@ function checkStatus(response: Item, fail: (message: string) => PromptEvaluation
   }
 }
 
-/** A `shell_call` the client runs: a `ShellTool` is offered and the call names no hosted container. */
-function runsOnClient(item: Item, tools: readonly ToolDefinition[]): boolean {
-  const environment = isItem(item['environment']) ? String(item['environment']['type']) : '';
-  return hasTool(tools, ShellTool) && !environment.startsWith('container');
-}
-
-function hasNativeShell(tools: readonly ToolDefinition[]): boolean {
-  return tools.some((tool) => tool instanceof NativeTool && tool.type === 'shell');
-}
-
-function shellCall(item: Item, tools: readonly ToolDefinition[]): ProviderToolCall {
-  const tool = tools.find((t) => t instanceof ShellTool) as ShellTool;
-  const action = isItem(item['action']) ? item['action'] : {};
-  const args: Record<string, unknown> = { commands: action['commands'] };
-  if (typeof action['timeout_ms'] === 'number') args['timeoutMs'] = action['timeout_ms'];
-  if (typeof action['max_output_length'] === 'number') {
-    args['maxOutputLength'] = action['max_output_length'];
-  }
-  return { callId: String(item['call_id']), name: tool.name, arguments: args };
-}
-
-function hasTool(
-  tools: readonly ToolDefinition[],
-  kind: abstract new (...args: never[]) => unknown,
-): boolean {
-  return tools.some((tool) => tool instanceof kind);
-}
-
-function parses(text: unknown): boolean {
-  if (typeof text !== 'string') return false;
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function reasonOf(response: Item): string {
   const details = response['incomplete_details'];
   return isItem(details) && typeof details['reason'] === 'string'
@@ -228,8 +156,4 @@ function reasonOf(response: Item): string {
 
 function limitOf(context: ResponsesTurnContext): string {
   return context.maxOutputTokens === undefined ? '' : ` (now ${context.maxOutputTokens})`;
-}
-
-function isItem(value: unknown): value is Item {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,7 @@
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 
-import type { ConversationMessage } from '../provider/conversation.js';
-import type { ProviderRequest } from '../provider/provider-request.js';
-import type { ToolResult } from '../tools/tool-result.js';
+import { type ConversationMessage, type ProviderRequest } from '../provider/index.js';
+import { type ToolResult } from '../index.js';
 import { ApplyPatchTool } from './apply-patch-tool.js';
 import type { OpenAIInstructionsRole } from './openai-adapter-options.js';
 import { ShellTool } from './shell-tool.js';
@@ -96,7 +95,7 @@ function replayItem(item: Item): Item {
 }
 
 function toolOutput(request: ProviderRequest, message: ToolMessage, call: Item | undefined): Item {
-  const tool = request.rendered.tool(message.name);
+  const tool = request.tools.find((spec) => spec.name === message.name)?.tool;
   if (tool instanceof ShellTool && call?.['type'] === 'shell_call') {
     const limit = (call['action'] as Item | undefined)?.['max_output_length'];
     const max = typeof limit === 'number' ? limit : undefined;

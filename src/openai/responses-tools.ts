@@ -3,12 +3,9 @@ import type {
   ToolChoiceOptions,
 } from 'openai/resources/responses/responses';
 
-import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
-import type { ToolChoice } from '../provider/conversation.js';
-import { NativeTool } from '../tools/native-tool.js';
-import type { ToolDefinition } from '../tools/tool-definition.js';
+import { type ToolChoice, type ToolSpec } from '../provider/index.js';
+import { NativeTool } from '../index.js';
 import { ApplyPatchTool } from './apply-patch-tool.js';
-import { functionToolSchema } from '../provider/function-tool-schema.js';
 import { namedTool } from './named-tool.js';
 import { nativeToolEntry } from './native-tool-entry.js';
 import { ShellTool } from './shell-tool.js';
@@ -21,12 +18,9 @@ const hostedChoiceTypes = new Set(['file_search', 'code_interpreter', 'image_gen
  * explicitly, native tools as their hosted entries, `ShellTool` and
  * `ApplyPatchTool` as `shell` and `apply_patch`.
  */
-export function responsesTools(
-  rendered: RenderedPrompt,
-  tools: readonly ToolDefinition[],
-  strictTools: boolean,
-): ResponsesTool[] {
-  return tools.map((tool): ResponsesTool => {
+export function responsesTools(specs: readonly ToolSpec[]): ResponsesTool[] {
+  return specs.map((spec): ResponsesTool => {
+    const tool = spec.tool;
     if (tool instanceof NativeTool) return nativeToolEntry(tool) as unknown as ResponsesTool;
     if (tool instanceof ShellTool) {
       return (
@@ -36,17 +30,12 @@ export function responsesTools(
       ) as ResponsesTool;
     }
     if (tool instanceof ApplyPatchTool) return { type: 'apply_patch' };
-    const { parameters, strict } = functionToolSchema(
-      tool,
-      strictTools,
-      rendered.toolParamDescriptions.get(tool.name),
-    );
     return {
       type: 'function',
-      name: tool.name,
-      description: tool.description,
-      parameters: parameters,
-      strict,
+      name: spec.name,
+      description: spec.description,
+      parameters: spec.parameters,
+      strict: spec.strict,
     };
   });
 }
@@ -59,7 +48,7 @@ export function responsesTools(
  */
 export function responsesToolChoice(
   choice: ToolChoice,
-  tools: readonly ToolDefinition[],
+  tools: readonly ToolSpec[],
   prompt: string,
 ): unknown {
   if (typeof choice === 'string') return choice satisfies ToolChoiceOptions;

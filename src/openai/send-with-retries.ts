@@ -1,6 +1,5 @@
-import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
-import type { Clock } from '../core/clock.js';
-import type { Deadline } from '../runtime/limits/deadline.js';
+import { type Clock, PromptEvaluationError } from '../index.js';
+import { type RequestDeadline } from '../provider/index.js';
 import { classifyOpenAIError, type OpenAIFailure } from './classify-openai-error.js';
 import type { OpenAIRetryOptions } from './openai-retry-options.js';
 import type { SecretRedactor } from './secret-redactor.js';
@@ -26,7 +25,7 @@ export interface SendContext {
   /** `Responses` or `Chat Completions`, for error messages. */
   readonly api: string;
   readonly signal: AbortSignal;
-  readonly deadline: Deadline | undefined;
+  readonly deadline: RequestDeadline | undefined;
   readonly clock: Clock;
   readonly retry: OpenAIRetryOptions | undefined;
   /** Scrubs API keys from every error of an attempt before it is classified, reported or thrown. */
@@ -48,61 +47,85 @@ export async function sendWithRetries<T>(
 ): Promise<T> {
   const maxRetries = context.retry?.maxRetries ?? 3;
   for (let number = 1; ; number++) {
-    let failure: OpenAIFailure;
-    let final: PromptEvaluationError | undefined;
-    let lastError: unknown;
+    let failed: FailedAttempt;
     try {
       return await attempt(number);
     } catch (thrown) {
-      const error = context.redactor.error(thrown);
-      if (PromptEvaluationError.is(error)) throw error;
-      if (context.signal.aborted) throw aborted(context, number, error);
-      lastError = error;
-      if (error instanceof RetryableResponseError) {
-        failure = {
-          retryable: true,
-          aborted: false,
-          reason: error.reason,
-          status: undefined,
-          providerMessage: undefined,
-          retryAfterMs: undefined,
-          details: {},
-        };
-        final = error.final;
-      } else {
-        failure = classifyOpenAIError(error, context.clock.now());
-      }
+      failed = readFailedAttempt(thrown, number, context);
     }
-    if (failure.aborted) throw aborted(context, number, lastError);
-    if (!failure.retryable) throw final ?? rejected(context, failure, lastError);
-    const giveUp = (why: string): PromptEvaluationError =>
-      final ?? exhausted(context, number, failure, why, lastError);
-    if (number > maxRetries) {
-      throw giveUp(`no retry left (maxRetries: ${maxRetries})`);
-    }
-    const maxRetryAfter = context.retry?.maxRetryAfterMs ?? 60_000;
-    if (failure.retryAfterMs !== undefined && failure.retryAfterMs > maxRetryAfter) {
-      throw giveUp(
-        `the server asked to wait ${Math.round(failure.retryAfterMs)} ms, more than maxRetryAfterMs (${maxRetryAfter})`,
-      );
-    }
-    const delay = failure.retryAfterMs ?? backoff(number, context.retry);
-    const left = context.deadline?.remaining();
-    if (left !== undefined && delay >= left) {
-      throw giveUp(`waiting ${Math.round(delay)} ms would pass the deadline (${left} ms left)`);
-    }
+    const delay = retryDelay(failed, number, maxRetries, context);
     context.retry?.onRetry?.({
       attempt: number,
       delayMs: delay,
-      reason: failure.reason,
-      error: lastError,
+      reason: failed.failure.reason,
+      error: failed.error,
     });
     try {
       await sleep(delay, context.clock, context.signal);
     } catch {
-      throw aborted(context, number, lastError);
+      throw aborted(context, number, failed.error);
     }
   }
+}
+
+/** An attempt that threw: its error (scrubbed of keys) and how it failed. */
+interface FailedAttempt {
+  readonly error: unknown;
+  readonly failure: OpenAIFailure;
+  /** The error to throw when no retry is left, for a {@link RetryableResponseError}. */
+  readonly final: PromptEvaluationError | undefined;
+}
+
+/** Scrubs and classifies what attempt `number` threw; throws at once what must not be retried. */
+function readFailedAttempt(thrown: unknown, number: number, context: SendContext): FailedAttempt {
+  const error = context.redactor.error(thrown);
+  if (PromptEvaluationError.is(error)) throw error;
+  if (context.signal.aborted) throw aborted(context, number, error);
+  if (error instanceof RetryableResponseError) {
+    const failure: OpenAIFailure = {
+      retryable: true,
+      aborted: false,
+      reason: error.reason,
+      status: undefined,
+      providerMessage: undefined,
+      retryAfterMs: undefined,
+      details: {},
+    };
+    return { error, failure, final: error.final };
+  }
+  return { error, failure: classifyOpenAIError(error, context.clock.now()), final: undefined };
+}
+
+/**
+ * How long to wait before retrying attempt `number`; throws when the failure
+ * is not retryable, no retry is left, or the wait is too long for the server's
+ * `retry-after` limit or the deadline.
+ */
+function retryDelay(
+  { error, failure, final }: FailedAttempt,
+  number: number,
+  maxRetries: number,
+  context: SendContext,
+): number {
+  if (failure.aborted) throw aborted(context, number, error);
+  if (!failure.retryable) throw final ?? rejected(context, failure, error);
+  const giveUp = (why: string): PromptEvaluationError =>
+    final ?? exhausted(context, number, failure, why, error);
+  if (number > maxRetries) {
+    throw giveUp(`no retry left (maxRetries: ${maxRetries})`);
+  }
+  const maxRetryAfter = context.retry?.maxRetryAfterMs ?? 60_000;
+  if (failure.retryAfterMs !== undefined && failure.retryAfterMs > maxRetryAfter) {
+    throw giveUp(
+      `the server asked to wait ${Math.round(failure.retryAfterMs)} ms, more than maxRetryAfterMs (${maxRetryAfter})`,
+    );
+  }
+  const delay = failure.retryAfterMs ?? backoff(number, context.retry);
+  const left = context.deadline?.remaining();
+  if (left !== undefined && delay >= left) {
+    throw giveUp(`waiting ${Math.round(delay)} ms would pass the deadline (${left} ms left)`);
+  }
+  return delay;
 }
 
 /** `initialDelayMs × 2^(attempt-1)`, capped, minus up to `jitter` of it. */

@@ -1,10 +1,12 @@
-import { outputJsonSchema } from '../schema/output-json-schema.js';
-import type { ProviderRequest } from '../provider/provider-request.js';
-import { sanitizeSchemaName } from '../provider/sanitize-schema-name.js';
-import { normalizeStrictArguments } from '../schema/normalize-strict-arguments.js';
-import type { JsonSchema } from '../schema/params-json-schema.js';
-import { isPlainObject } from '../schema/plain-object.js';
-import { toJsonSchema } from '../schema/to-json-schema.js';
+import {
+  isPlainObject,
+  type JsonSchema,
+  normalizeStrictArguments,
+  outputJsonSchema,
+  type ProviderRequest,
+  sanitizeSchemaName,
+  toJsonSchema,
+} from '../provider/index.js';
 
 /** The `json_schema` format asked for a prompt's structured output. */
 export interface StructuredOutputFormat {

@@ -47,7 +47,7 @@ const template = [
  *
  * @example
  * const prompt = new Prompt({ ns: 'agents', key: 'worker', sections: [PlanningToolsSection] });
- * await adapter.evaluate(prompt, { session, params: [new PlanningToolsParams({ strategy: PlanningStrategy.PLAN_ACT_REFLECT })] });
+ * await runtime.evaluate(prompt, { session, params: [new PlanningToolsParams({ strategy: PlanningStrategy.PLAN_ACT_REFLECT })] });
  * session.slice(Plan).latest();
  */
 @Section({

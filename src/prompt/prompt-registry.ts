@@ -4,7 +4,7 @@ import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PromptSection, SectionRef } from './prompt-section.js';
 import { toSection } from './section-from-class.js';
 
-/** One section of a prompt's tree, with its place in it. @internal */
+/** One section of a prompt's tree, with its place in it. */
 export interface SectionNode {
   readonly section: PromptSection;
   /** 0 for a root section. */
@@ -17,7 +17,22 @@ export interface SectionNode {
   readonly subtreeEnd: number;
 }
 
-/** The validated structure of a prompt, built once at construction. @internal */
+/**
+ * What the prompt's own helpers (overrides, descriptors) read of a prompt:
+ * its identity and its section tree. `Prompt` is one.
+ */
+export interface PromptTree {
+  /** The namespace. */
+  readonly ns: string;
+  /** The key. */
+  readonly key: string;
+  /** `ns/key`. */
+  readonly label: string;
+  /** The section tree. */
+  readonly registry: PromptRegistry;
+}
+
+/** The validated structure of a prompt, built once at construction. */
 export interface PromptRegistry {
   /** Every section, depth-first pre-order, enabled or not. */
   readonly nodes: readonly SectionNode[];
@@ -36,63 +51,84 @@ export interface PromptRegistry {
  * @internal
  */
 export function buildPromptRegistry(roots: readonly SectionRef[]): PromptRegistry {
-  const nodes: SectionNode[] = [];
-  const paramsTypes = new Set<DataClass>();
-  const defaultsByType = new Map<DataClass, unknown>();
-  const tools: { tool: ToolDefinition; path: readonly string[] }[] = [];
-  const toolPaths = new Map<string, readonly string[]>();
-  const seen = new Set<PromptSection>();
+  const builder = new RegistryBuilder();
+  builder.visit(roots, [], '');
+  const { nodes, paramsTypes, defaultsByType, tools } = builder;
+  return { nodes, paramsTypes, defaultsByType, tools };
+}
 
-  const visit = (
-    refs: readonly SectionRef[],
-    parentPath: readonly string[],
-    parentNumber: string,
-  ): void => {
+/** A {@link PromptRegistry} being built, section by section. */
+class RegistryBuilder {
+  readonly nodes: SectionNode[] = [];
+  readonly paramsTypes = new Set<DataClass>();
+  readonly defaultsByType = new Map<DataClass, unknown>();
+  readonly tools: { tool: ToolDefinition; path: readonly string[] }[] = [];
+  readonly #toolPaths = new Map<string, readonly string[]>();
+  readonly #seen = new Set<PromptSection>();
+
+  /** Adds the sections `refs`, children of the section at `parentPath`, in order. */
+  visit(refs: readonly SectionRef[], parentPath: readonly string[], parentNumber: string): void {
     const siblingKeys = new Set<string>();
     refs.forEach((ref, index) => {
       const section = toSection(ref);
       const path = [...parentPath, section.key];
-      if (seen.has(section)) {
-        throw new PromptValidationError(
-          `Section '${path.join('.')}' appears more than once in the prompt (or contains itself). ` +
-            'Use a separate section instance (or class) for each place.',
-          { sectionPath: path, paramsType: section.paramsType },
-        );
-      }
-      if (siblingKeys.has(section.key)) {
-        throw new PromptValidationError(
-          `Duplicate section key '${section.key}' under '${parentPath.join('.') || '(root)'}'. Sibling sections need distinct keys.`,
-          { sectionPath: path, paramsType: section.paramsType, placeholder: section.key },
-        );
-      }
-      seen.add(section);
+      this.#checkPlace(section, path, parentPath, siblingKeys);
+      this.#seen.add(section);
       siblingKeys.add(section.key);
       const number = parentNumber === '' ? String(index + 1) : `${parentNumber}.${index + 1}`;
       const node = { section, depth: parentPath.length, path, number, subtreeEnd: -1 };
-      nodes.push(node);
-      if (section.paramsType !== undefined) {
-        paramsTypes.add(section.paramsType);
-        if (section.defaultParams !== undefined && !defaultsByType.has(section.paramsType)) {
-          defaultsByType.set(section.paramsType, section.defaultParams);
-        }
-      }
-      for (const tool of section.tools) {
-        const other = toolPaths.get(tool.name);
-        if (other !== undefined) {
-          throw new PromptValidationError(
-            `Duplicate tool name registered for prompt: '${tool.name}' is contributed by section ` +
-              `'${other.join('.')}' and by section '${path.join('.')}'. Rename one of the tools.`,
-            { sectionPath: path, paramsType: tool.paramsType, placeholder: tool.name },
-          );
-        }
-        toolPaths.set(tool.name, path);
-        tools.push({ tool, path });
-      }
-      visit(section.children, path, number);
-      node.subtreeEnd = nodes.length;
+      this.nodes.push(node);
+      this.#addParams(section);
+      this.#addTools(section, path);
+      this.visit(section.children, path, number);
+      node.subtreeEnd = this.nodes.length;
     });
-  };
+  }
 
-  visit(roots, [], '');
-  return { nodes, paramsTypes, defaultsByType, tools };
+  /** Refuses a section already in the tree, or one whose key a sibling already has. */
+  #checkPlace(
+    section: PromptSection,
+    path: readonly string[],
+    parentPath: readonly string[],
+    siblingKeys: ReadonlySet<string>,
+  ): void {
+    if (this.#seen.has(section)) {
+      throw new PromptValidationError(
+        `Section '${path.join('.')}' appears more than once in the prompt (or contains itself). ` +
+          'Use a separate section instance (or class) for each place.',
+        { sectionPath: path, paramsType: section.paramsType },
+      );
+    }
+    if (siblingKeys.has(section.key)) {
+      throw new PromptValidationError(
+        `Duplicate section key '${section.key}' under '${parentPath.join('.') || '(root)'}'. Sibling sections need distinct keys.`,
+        { sectionPath: path, paramsType: section.paramsType, placeholder: section.key },
+      );
+    }
+  }
+
+  /** Notes the section's params class, and its default if it is the first for that class. */
+  #addParams(section: PromptSection): void {
+    if (section.paramsType === undefined) return;
+    this.paramsTypes.add(section.paramsType);
+    if (section.defaultParams !== undefined && !this.defaultsByType.has(section.paramsType)) {
+      this.defaultsByType.set(section.paramsType, section.defaultParams);
+    }
+  }
+
+  /** Adds the section's tools, refusing a name another section's tool already has. */
+  #addTools(section: PromptSection, path: readonly string[]): void {
+    for (const tool of section.tools) {
+      const other = this.#toolPaths.get(tool.name);
+      if (other !== undefined) {
+        throw new PromptValidationError(
+          `Duplicate tool name registered for prompt: '${tool.name}' is contributed by section ` +
+            `'${other.join('.')}' and by section '${path.join('.')}'. Rename one of the tools.`,
+          { sectionPath: path, paramsType: tool.paramsType, placeholder: tool.name },
+        );
+      }
+      this.#toolPaths.set(tool.name, path);
+      this.tools.push({ tool, path });
+    }
+  }
 }

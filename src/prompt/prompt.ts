@@ -6,12 +6,13 @@ import type { PromptOverride, SectionOverride } from './overrides/prompt-overrid
 import { readFieldDescriptions } from '../metadata/describe-metadata.js';
 import { toJsonSchema } from '../schema/to-json-schema.js';
 import type { Session } from '../session/session.js';
-import type { DataClass } from '../core/class-type.js';
+import type { Class, DataClass } from '../core/class-type.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { bindParams } from './bind-params.js';
 import { buildPromptRegistry, type PromptRegistry, type SectionNode } from './prompt-registry.js';
 import type { SectionRef } from './prompt-section.js';
 import { RenderedPrompt } from './rendered-prompt.js';
+import { sectionClassOf } from './section-from-class.js';
 import { renderToolExamples } from './render-tool-examples.js';
 
 /** Fields of a {@link Prompt}. */
@@ -50,13 +51,15 @@ export class Prompt<O = unknown> {
   readonly key: string;
   /** The display name. */
   readonly name: string;
+  /** `ns/key`: how errors and messages name the prompt. */
+  readonly label: string;
   /** The root sections as given. */
   readonly sections: readonly SectionRef[];
   /** The output class (element class for list outputs), if any. */
   readonly outputType: DataClass<O> | undefined;
   /** `'array'`, `'object'`, or `undefined` for free text. */
   readonly outputContainer: 'object' | 'array' | undefined;
-  /** @internal */
+  /** The section tree, validated at construction (for integrations that inspect a prompt). */
   readonly registry: PromptRegistry;
 
   constructor(init: PromptInit<O>) {
@@ -64,6 +67,7 @@ export class Prompt<O = unknown> {
     this.key = requireText(init.key, 'Prompt key', 'key');
     const name = init.name?.trim();
     this.name = name === undefined || name === '' ? this.key : name;
+    this.label = `${this.ns}/${this.key}`;
     this.sections = Object.freeze([...init.sections]);
     const output = init.output;
     this.outputType = Array.isArray(output)
@@ -73,12 +77,19 @@ export class Prompt<O = unknown> {
       output === undefined ? undefined : Array.isArray(output) ? 'array' : 'object';
     if (output !== undefined && typeof this.outputType !== 'function') {
       throw new PromptValidationError(
-        `Prompt '${this.ns}/${this.key}': output must be a class or [Class] (got ${typeof this.outputType}).`,
+        `Prompt '${this.label}': output must be a class or [Class] (got ${typeof this.outputType}).`,
         { placeholder: 'output' },
       );
     }
-    if (this.outputType !== undefined) checkOutputClass(this.outputType, `${this.ns}/${this.key}`);
+    if (this.outputType !== undefined) checkOutputClass(this.outputType, this.label);
     this.registry = buildPromptRegistry(this.sections);
+  }
+
+  /** The `@Section` classes of the prompt's tree, depth-first (sections built as instances are not listed). */
+  get sectionClasses(): readonly Class[] {
+    return this.registry.nodes
+      .map((node) => sectionClassOf(node.section))
+      .filter((cls): cls is Class => cls !== undefined);
   }
 
   /** Every tool of the prompt, whether or not its section is enabled, depth-first. */
@@ -88,7 +99,7 @@ export class Prompt<O = unknown> {
 
   /** Renders the enabled sections with `params` and collects their tools. */
   render(options: RenderOptions = {}): RenderedPrompt {
-    const label = `${this.ns}/${this.key}`;
+    const label = this.label;
     const bound = bindParams(options.params ?? [], this.registry.paramsTypes, label);
     if (options.overrides !== undefined) assertOverrideApplies(this, options.overrides);
     const sectionOverrides = indexSectionOverrides(options.overrides);

@@ -4,11 +4,10 @@ import { ToolDefinition, type ToolHandler } from '../tools/tool-definition.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import { MarkdownSection } from './markdown-section.js';
 import type { PromptSection, SectionRef } from './prompt-section.js';
+import type { Class } from '../core/class-type.js';
 
-type SectionClass = abstract new (...args: never[]) => unknown;
-
-const cache = new WeakMap<SectionClass, MarkdownSection>();
-const classes = new WeakMap<PromptSection, SectionClass>();
+const cache = new WeakMap<Class, MarkdownSection>();
+const classes = new WeakMap<PromptSection, Class>();
 
 /**
  * The section model of a `@Section` class: a `MarkdownSection` whose tools are
@@ -17,7 +16,7 @@ const classes = new WeakMap<PromptSection, SectionClass>();
  * Built once per class.
  * @internal
  */
-export function sectionFromClass(cls: SectionClass): MarkdownSection {
+export function sectionFromClass(cls: Class): MarkdownSection {
   const cached = cache.get(cls);
   if (cached !== undefined) return cached;
   const options = readSectionOptions(cls);
@@ -45,7 +44,7 @@ export function toSection(ref: SectionRef): PromptSection {
   return typeof ref === 'function' ? sectionFromClass(ref) : ref;
 }
 
-function methodHandler(cls: SectionClass, methodName: string): ToolHandler {
+function methodHandler(cls: Class, methodName: string): ToolHandler {
   return (params, context) => {
     const instance = context.services.get(cls) as Record<
       string,
@@ -60,6 +59,6 @@ function methodHandler(cls: SectionClass, methodName: string): ToolHandler {
 }
 
 /** The `@Section` class a section was built from, if any. @internal */
-export function sectionClassOf(section: PromptSection): SectionClass | undefined {
+export function sectionClassOf(section: PromptSection): Class | undefined {
   return classes.get(section);
 }

@@ -15,7 +15,7 @@ export function recordSectionOptions(cls: object, options: SectionOptions): void
   );
 }
 
-/** Whether a class (not its base) is decorated with `@Section`. @internal */
+/** Whether a class (not its base) is decorated with `@Section`. */
 export function isSectionClass(
   value: unknown,
 ): value is abstract new (...args: never[]) => unknown {

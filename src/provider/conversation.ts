@@ -37,7 +37,7 @@ export interface ProviderTurn {
   readonly nativeCalls?: readonly ProviderNativeCall[] | undefined;
   /** A structured answer the provider already decoded (e.g. from `json_schema` output), if any. */
   readonly parsed?: unknown;
-  /** Token usage of the evaluation so far (cumulative over its turns), if the provider reports it. */
+  /** Token usage of this request alone, if the provider reports it; the runtime adds the turns up. */
   readonly usage?: TokenUsage | undefined;
   /** Provider-specific items to carry into the next request (e.g. reasoning items). */
   readonly providerItems?: readonly unknown[] | undefined;

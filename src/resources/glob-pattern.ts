@@ -72,68 +72,86 @@ function refuse(problem: string): CompiledGlob {
 function parse(text: string, offset: number, budget: Budget): Item[] {
   const items: Item[] = [];
   for (let i = 0; i < text.length; i++) {
-    const char = text.charAt(i);
-    if (char === '*') {
-      countWildcard(budget);
-      if (text[i + 1] === '*') {
-        const atStart = i === 0 || text[i - 1] === '/';
-        if (atStart && text[i + 2] === '/') {
-          items.push({ kind: 'directories' });
-          i += 2;
-          continue;
-        }
-        if (atStart && i + 2 === text.length) {
-          items.push({ kind: 'any_star' });
-          i += 1;
-          continue;
-        }
-      }
-      items.push({ kind: 'star' });
-    } else if (char === '?') {
-      countWildcard(budget);
-      items.push({ kind: 'question' });
-    } else if (char === '[') {
-      const end = text.indexOf(']', i + 2);
-      if (end === -1) {
-        throw new GlobProblem(
-          `the glob pattern has an unclosed '[' at character ${offset + i + 1}. Close the class, e.g. '[abc]', or write '[[]' for a literal '['.`,
-        );
-      }
-      countWildcard(budget);
-      let body = text.slice(i + 1, end);
-      const negated = body.startsWith('!') || body.startsWith('^');
-      if (negated) body = body.slice(1);
-      items.push({ kind: 'class', ranges: parseClass(body), negated });
-      i = end;
-    } else if (char === '{') {
-      const end = matchingBrace(text, i);
-      if (end === undefined) {
-        throw new GlobProblem(
-          `the glob pattern has an unclosed '{' at character ${offset + i + 1}. Close the group, e.g. '{a,b}', or write '[{]' for a literal '{'.`,
-        );
-      }
-      const parts = splitTopLevel(text.slice(i + 1, end));
-      budget.alternatives += parts.length;
-      if (budget.alternatives > globPatternLimits.maxAlternatives) {
-        throw new GlobProblem(
-          `the glob pattern has more than ${globPatternLimits.maxAlternatives} '{a,b}' alternatives. Use fewer alternatives, or run several narrower globs.`,
-        );
-      }
-      let partOffset = offset + i + 1;
-      const options = parts.map((part) => {
-        const parsed = parse(part, partOffset, budget);
-        partOffset += part.length + 1;
-        return parsed;
-      });
-      items.push({ kind: 'alternatives', options });
-      i = end;
-    } else {
-      const codePoint = text.codePointAt(i) ?? 0;
-      items.push({ kind: 'char', codePoint });
-      if (codePoint > 0xffff) i++;
-    }
+    const parsed = parseItem(text, i, offset, budget);
+    items.push(parsed.item);
+    i = parsed.last;
   }
   return items;
+}
+
+/** One parsed item, and the index of its last character in the text. */
+interface ParsedItem {
+  readonly item: Item;
+  readonly last: number;
+}
+
+/** Parses the item starting at index `i` of `text`. */
+function parseItem(text: string, i: number, offset: number, budget: Budget): ParsedItem {
+  switch (text.charAt(i)) {
+    case '*':
+      return parseStar(text, i, budget);
+    case '?':
+      countWildcard(budget);
+      return { item: { kind: 'question' }, last: i };
+    case '[':
+      return parseClassItem(text, i, offset, budget);
+    case '{':
+      return parseAlternatives(text, i, offset, budget);
+    default: {
+      const codePoint = text.codePointAt(i) ?? 0;
+      return { item: { kind: 'char', codePoint }, last: codePoint > 0xffff ? i + 1 : i };
+    }
+  }
+}
+
+/** A `*`, or a whole-segment `**` (before a `/` or ending the pattern). */
+function parseStar(text: string, i: number, budget: Budget): ParsedItem {
+  countWildcard(budget);
+  if (text[i + 1] === '*') {
+    const atStart = i === 0 || text[i - 1] === '/';
+    if (atStart && text[i + 2] === '/') return { item: { kind: 'directories' }, last: i + 2 };
+    if (atStart && i + 2 === text.length) return { item: { kind: 'any_star' }, last: i + 1 };
+  }
+  return { item: { kind: 'star' }, last: i };
+}
+
+/** A `[...]` character class, negated by a leading `!` or `^`. */
+function parseClassItem(text: string, i: number, offset: number, budget: Budget): ParsedItem {
+  const end = text.indexOf(']', i + 2);
+  if (end === -1) {
+    throw new GlobProblem(
+      `the glob pattern has an unclosed '[' at character ${offset + i + 1}. Close the class, e.g. '[abc]', or write '[[]' for a literal '['.`,
+    );
+  }
+  countWildcard(budget);
+  let body = text.slice(i + 1, end);
+  const negated = body.startsWith('!') || body.startsWith('^');
+  if (negated) body = body.slice(1);
+  return { item: { kind: 'class', ranges: parseClass(body), negated }, last: end };
+}
+
+/** A `{a,b}` group, each alternative parsed in turn (they may nest). */
+function parseAlternatives(text: string, i: number, offset: number, budget: Budget): ParsedItem {
+  const end = matchingBrace(text, i);
+  if (end === undefined) {
+    throw new GlobProblem(
+      `the glob pattern has an unclosed '{' at character ${offset + i + 1}. Close the group, e.g. '{a,b}', or write '[{]' for a literal '{'.`,
+    );
+  }
+  const parts = splitTopLevel(text.slice(i + 1, end));
+  budget.alternatives += parts.length;
+  if (budget.alternatives > globPatternLimits.maxAlternatives) {
+    throw new GlobProblem(
+      `the glob pattern has more than ${globPatternLimits.maxAlternatives} '{a,b}' alternatives. Use fewer alternatives, or run several narrower globs.`,
+    );
+  }
+  let partOffset = offset + i + 1;
+  const options = parts.map((part) => {
+    const parsed = parse(part, partOffset, budget);
+    partOffset += part.length + 1;
+    return parsed;
+  });
+  return { item: { kind: 'alternatives', options }, last: end };
 }
 
 function countWildcard(budget: Budget): void {

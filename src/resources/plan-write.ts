@@ -2,7 +2,7 @@ import type { FilesystemOperation } from '../core/errors/filesystem-error.js';
 import { checkText } from './check-text.js';
 import type { FilesystemLimits } from './filesystem-limits.js';
 import { fsError } from './fs-error.js';
-import type { MemoryNode, TreeState } from './memory-node.js';
+import type { FileNode, MemoryNode, TreeState } from './memory-node.js';
 
 /** What a checked write stores, and the totals of the tree after it. @internal */
 export interface PlannedWrite {
@@ -41,6 +41,26 @@ export function planWrite(
     );
   }
   checkText(operation, path, content);
+  const file = existingFile(operation, path, mode, existing);
+  const next = mode === 'append' && file !== undefined ? file.content + content : content;
+  const bytes = Buffer.byteLength(next, 'utf8');
+  const planned: PlannedWrite = {
+    content: next,
+    bytes,
+    files: state.files + (file === undefined ? 1 : 0),
+    total: state.bytes - (file?.bytes ?? 0) + bytes,
+  };
+  checkLimits(operation, path, planned, limits);
+  return planned;
+}
+
+/** The file the write replaces or extends; refuses a directory in the way, or an existing file in `create` mode. */
+function existingFile(
+  operation: FilesystemOperation,
+  path: string,
+  mode: string,
+  existing: MemoryNode | undefined,
+): FileNode | undefined {
   if (existing?.kind === 'dir') {
     throw fsError(
       operation,
@@ -57,8 +77,16 @@ export function planWrite(
       "the file already exists. Use mode 'overwrite' to replace it or 'append' to add to it.",
     );
   }
-  const next = mode === 'append' && existing !== undefined ? existing.content + content : content;
-  const bytes = Buffer.byteLength(next, 'utf8');
+  return existing;
+}
+
+/** Refuses a write that would break a limit: the file's size, the number of files, the total size. */
+function checkLimits(
+  operation: FilesystemOperation,
+  path: string,
+  { bytes, files, total }: PlannedWrite,
+  limits: FilesystemLimits,
+): void {
   if (bytes > limits.maxFileBytes) {
     throw fsError(
       operation,
@@ -67,7 +95,6 @@ export function planWrite(
       `the file would be ${bytes} bytes; the limit is ${limits.maxFileBytes}. Split the content across several files.`,
     );
   }
-  const files = state.files + (existing === undefined ? 1 : 0);
   if (files > limits.maxFiles) {
     throw fsError(
       operation,
@@ -76,7 +103,6 @@ export function planWrite(
       `the filesystem already holds the maximum of ${limits.maxFiles} files. Remove files you no longer need.`,
     );
   }
-  const total = state.bytes - (existing?.bytes ?? 0) + bytes;
   if (total > limits.maxTotalBytes) {
     throw fsError(
       operation,
@@ -85,5 +111,4 @@ export function planWrite(
       `the filesystem would hold ${total} bytes; the limit is ${limits.maxTotalBytes}. Remove files you no longer need.`,
     );
   }
-  return { content: next, bytes, files, total };
 }

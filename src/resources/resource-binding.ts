@@ -19,11 +19,21 @@ export interface ResourceBinding<T> {
   readonly eager?: boolean;
 }
 
-/** A binding as the registry stores it. @internal */
+/** A binding as the registry stores it. */
 export interface StoredBinding {
   readonly scope: ResourceScope;
   readonly create: (resolve: ResourceResolver) => unknown;
   readonly eager: boolean;
   /** A value supplied by the caller: never closed by the context. */
   readonly provided: boolean;
+}
+
+/** The bindings a `ResourceContext` creates instances from: what a `ResourceRegistry` holds. */
+export interface ResourceBindings {
+  /** Whether `key` is bound. */
+  has(key: ResourceKey<unknown>): boolean;
+  /** The bound keys, in binding order. */
+  readonly keys: readonly ResourceKey<unknown>[];
+  /** The stored binding of `key`. @internal */
+  bindingOf(key: ResourceKey<unknown>): StoredBinding | undefined;
 }

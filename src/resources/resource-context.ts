@@ -1,7 +1,6 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
-import type { ResourceResolver, StoredBinding } from './resource-binding.js';
+import type { ResourceBindings, ResourceResolver, StoredBinding } from './resource-binding.js';
 import { describeResourceKey, type ResourceKey } from './resource-key.js';
-import type { ResourceRegistry } from './resource-registry.js';
 import { ResourceScope } from './resource-scope.js';
 import { isSnapshotable, type Snapshotable } from '../session/snapshotable.js';
 
@@ -45,7 +44,7 @@ interface Created {
  */
 export class ResourceContext implements ResourceResolver, Snapshotable<ResourceSnapshot> {
   /** The bindings this context creates from. */
-  readonly registry: ResourceRegistry;
+  readonly registry: ResourceBindings;
   /** The evaluation context, for a tool-call context. */
   readonly parent: ResourceContext | undefined;
   readonly #cache = new Map<ResourceKey<unknown>, unknown>();
@@ -54,14 +53,14 @@ export class ResourceContext implements ResourceResolver, Snapshotable<ResourceS
   readonly #resolving: ResourceKey<unknown>[];
   #closed = false;
 
-  private constructor(registry: ResourceRegistry, parent: ResourceContext | undefined) {
+  private constructor(registry: ResourceBindings, parent: ResourceContext | undefined) {
     this.registry = registry;
     this.parent = parent;
     this.#resolving = [];
   }
 
   /** @internal Use `registry.open()`. */
-  static open(registry: ResourceRegistry): ResourceContext {
+  static open(registry: ResourceBindings): ResourceContext {
     const context = new ResourceContext(registry, undefined);
     for (const key of registry.keys) {
       if (registry.bindingOf(key)?.eager === true) context.get(key);

@@ -2,41 +2,27 @@ import { randomUUID } from 'node:crypto';
 
 import type { Container, ServiceIdentifier } from 'inversify';
 
+import { type Clock, systemClock } from '../core/clock.js';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
+import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
+import { ProviderAdapter } from '../provider/provider-adapter.js';
+import { PROVIDER_SEAM_VERSION } from '../provider/provider-capabilities.js';
+import { Prompt } from '../prompt/prompt.js';
+import { RenderedPrompt } from '../prompt/rendered-prompt.js';
+import { ResourceRegistry } from '../resources/resource-registry.js';
+import { Session } from '../session/session.js';
+import { ToolContext } from '../tools/tool-context.js';
+import type { EvaluateOptions } from './evaluate-options.js';
+import { EvaluationRun } from './evaluation-run.js';
+import { BudgetTracker } from './limits/budget-tracker.js';
+import { Deadline } from './limits/deadline.js';
+import type { PromptResponse } from './prompt-response.js';
+import type { RuntimeOptions } from './runtime-options.js';
 import { assertScopes } from './scope/assert-scopes.js';
 import { type ScopedServiceIds, scopesReachedBy } from './scope/check-scopes.js';
 import { EvaluationScope } from './scope/evaluation-scope.js';
 import { EvaluationId, ToolCallId, ToolCallSignal } from './scope/tokens.js';
-import { BudgetExceededError } from '../core/errors/budget-exceeded-error.js';
-import { ConfigurationError } from '../core/errors/configuration-error.js';
-import { DeadlineExceededError } from '../core/errors/deadline-exceeded-error.js';
-import { describeThrown } from '../core/errors/describe-thrown.js';
-import { OutputParseError } from '../core/errors/output-parse-error.js';
-import {
-  PromptEvaluationError,
-  type PromptEvaluationPhase,
-} from '../core/errors/prompt-evaluation-error.js';
-import { PromptExecuted } from './events/prompt-executed.js';
-import { PromptRendered } from './events/prompt-rendered.js';
-import type { TokenUsage } from '../provider/token-usage.js';
-import { Prompt } from '../prompt/prompt.js';
-import { RenderedPrompt } from '../prompt/rendered-prompt.js';
-import { sectionClassOf } from '../prompt/section-from-class.js';
-import { ToolContext } from '../tools/tool-context.js';
-import { ResourceRegistry } from '../resources/resource-registry.js';
-import { assertCallOpen } from '../session/call-frame.js';
-import { Session } from '../session/session.js';
-import { BudgetTracker } from './limits/budget-tracker.js';
-import { Deadline } from './limits/deadline.js';
-import { type Clock, systemClock } from '../core/clock.js';
-import type { ConversationMessage, ProviderTurn, ToolChoice } from '../provider/conversation.js';
-import type { EvaluateOptions } from './evaluate-options.js';
-import { evaluationEventFields } from './events/event-fields.js';
-import { parseStructuredOutput } from '../schema/parse-structured-output.js';
-import type { PromptResponse } from './prompt-response.js';
-import { recordNativeCall } from './record-native-call.js';
-import type { ProviderAdapter } from '../provider/provider-adapter.js';
-import type { RuntimeOptions } from './runtime-options.js';
-import type { ToolCallOutcome } from './tool-call-outcome.js';
+import type {} from './tool-context-members.js';
 import { ToolExecutor } from './tool-executor.js';
 
 const DEFAULT_MAX_TURNS = 24;
@@ -93,9 +79,7 @@ export class AffordanceRuntime {
   prepare(...prompts: Prompt[]): void {
     for (const prompt of prompts) {
       if (this.#prepared.has(prompt)) continue;
-      const roots = prompt.registry.nodes
-        .map((node) => sectionClassOf(node.section))
-        .filter((cls) => cls !== undefined);
+      const roots = prompt.sectionClasses;
       assertScopes(this.container, roots as ServiceIdentifier[], scopedServiceIds, {
         bindUnboundRoots: true,
       });
@@ -117,34 +101,57 @@ export class AffordanceRuntime {
     return this.#callFree.has(sectionClass);
   }
 
-  /** Runs one evaluation of `prompt` with `adapter` (see `ProviderAdapter.evaluate`). */
-  async evaluate<O>(
-    adapter: ProviderAdapter,
-    prompt: Prompt<O>,
-    options: EvaluateOptions = {},
-  ): Promise<PromptResponse<O>> {
-    const started = this.clock.now();
-    const label = `${prompt.ns}/${prompt.key}`;
-    const fail = (
-      message: string,
-      phase: PromptEvaluationPhase,
-      extra: { cause?: unknown; providerPayload?: unknown } = {},
-    ) => new PromptEvaluationError(message, { phase, prompt: label, ...extra });
+  /**
+   * Evaluates `prompt`: renders it, asks the provider, runs the tools the model
+   * calls and loops until the model answers without tool calls, then parses the
+   * structured output. The adapter is `options.adapter`, else the one bound to
+   * `ProviderAdapter` in the container. Events land in `options.session` (a new
+   * session when omitted). From a tool, nest with `context.evaluate(child, options)`.
+   * @throws PromptEvaluationError naming the phase (`request`, `tool`, `response`, `budget`).
+   * @throws ConfigurationError when no adapter is given or bound.
+   */
+  async evaluate<O>(prompt: Prompt<O>, options: EvaluateOptions = {}): Promise<PromptResponse<O>> {
     const deadline = options.deadline;
     if (deadline?.expired === true) {
-      throw fail('Deadline expired before evaluation started.', 'request', {
+      throw new PromptEvaluationError('Deadline expired before evaluation started.', {
+        phase: 'request',
+        prompt: prompt.label,
         providerPayload: { deadlineExpiresAt: deadline.expiresAt.toISOString() },
       });
     }
     const maxTurns = positiveInteger(options.maxTurns ?? this.maxTurns, 'maxTurns');
+    const adapter = options.adapter ?? (await this.#boundAdapter(prompt));
+    checkSeam(adapter);
     this.prepare(prompt);
+    const scope = this.#openScope(prompt, adapter, options);
+    try {
+      return await new EvaluationRun<O>({
+        scope,
+        executor: this.#executor,
+        clock: this.clock,
+        maxTurns,
+        options,
+      }).run();
+    } finally {
+      await scope.dispose();
+    }
+  }
+
+  /** Renders the prompt, checks the adapter can offer its tools, and opens the evaluation's scope. */
+  #openScope(prompt: Prompt, adapter: ProviderAdapter, options: EvaluateOptions): EvaluationScope {
     const session = options.session ?? new Session({ clock: this.clock });
     const rendered = prompt.render({
       params: options.params,
       session,
       overrides: options.overrides,
     });
-    adapter.validate(rendered);
+    adapter.validate(rendered.tools);
+    const toolSpecs = Object.freeze(
+      rendered.tools.map((tool) =>
+        adapter.toolSpec(tool, rendered.toolParamDescriptions.get(tool.name)),
+      ),
+    );
+    const deadline = options.deadline;
     const budgetTracker =
       options.budgetTracker ??
       (options.budget === undefined ? undefined : new BudgetTracker(options.budget));
@@ -155,7 +162,7 @@ export class AffordanceRuntime {
       options.resources === undefined
         ? this.#resources
         : this.#resources.merge(options.resources, { strict: false });
-    const scope = new EvaluationScope({
+    return new EvaluationScope({
       root: this.container,
       evaluationId: randomUUID(),
       prompt,
@@ -165,177 +172,44 @@ export class AffordanceRuntime {
       budgetTracker,
       resources: registry.open(),
       adapter,
+      toolSpecs,
+      evaluate: (child, childOptions = {}) => this.evaluate(child, { adapter, ...childOptions }),
       signal: signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals),
       resolvableWithoutCall: (sectionClass) => this.isCallFree(sectionClass),
     });
-    try {
-      const common = evaluationEventFields(scope);
-      session.dispatch(
-        new PromptRendered({
-          ...common,
-          renderInputs: options.params ?? [],
-          renderedPrompt: rendered.text,
-        }),
-      );
-      const messages: ConversationMessage[] = [{ role: 'system', content: rendered.text }];
-      if (options.input !== undefined) messages.push({ role: 'user', content: options.input });
-      const toolCalls: ToolCallOutcome[] = [];
-      const output =
-        rendered.outputType === undefined || rendered.outputContainer === undefined
-          ? undefined
-          : { type: rendered.outputType, container: rendered.outputContainer };
-      let toolChoice: ToolChoice = options.toolChoice ?? 'auto';
-      let usage: TokenUsage | undefined;
+  }
 
-      for (let turn = 0; ; turn += 1) {
-        if (turn >= maxTurns) {
-          throw fail(
-            `The model was still calling tools after ${maxTurns} requests (maxTurns). ` +
-              'Raise maxTurns in evaluate() or installAffordance(), or tell the model when to stop.',
-            'response',
-          );
-        }
-        stopIfOver(scope, 'before the provider request', 'request', fail);
-        // A nested evaluation whose enclosing call was rolled back asks the model nothing more.
-        assertCallOpen(() => `request ${turn + 1} to the provider for ${label}`);
-        let answer: ProviderTurn;
-        try {
-          answer = await adapter.request({
-            rendered,
-            messages: [...messages],
-            tools: rendered.tools,
-            toolChoice,
-            output,
-            turn,
-            evaluationId: scope.evaluationId,
-            signal: scope.signal,
-            deadline,
-          });
-        } catch (error) {
-          if (PromptEvaluationError.is(error)) throw error;
-          throw fail(`The provider request failed: ${messageOf(error)}`, 'request', {
-            cause: error,
-          });
-        }
-        usage = answer.usage ?? usage;
-        for (const native of answer.nativeCalls ?? []) {
-          toolCalls.push(recordNativeCall(scope, native, usage));
-        }
-        checkBudget(scope, usage, fail);
-        const calls = answer.toolCalls ?? [];
-        if (calls.length === 0) {
-          stopIfOver(scope, 'while finishing the answer', 'response', fail);
-          const result = await finish(rendered.outputType, rendered.outputContainer, answer, fail);
-          const response: PromptResponse<O> = {
-            promptName: prompt.name,
-            evaluationId: scope.evaluationId,
-            text: result.text,
-            output: result.output as O | O[] | null,
-            toolCalls,
-            turns: turn + 1,
-            usage,
-          };
-          const executed = session.dispatch(
-            new PromptExecuted({
-              ...common,
-              result: { text: result.text, output: result.output },
-              usage,
-              durationMs: Math.max(0, this.clock.now() - started),
-            }),
-          );
-          if (!executed.ok) {
-            throw fail(
-              `Recording the result failed: ${executed.errors.map((failure) => messageOf(failure.error)).join('; ')}. ` +
-                'Fix the failing PromptExecuted subscriber or reducer; the answer is in providerPayload.',
-              'response',
-              {
-                cause: new AggregateError(executed.errors.map((failure) => failure.error)),
-                providerPayload: response,
-              },
-            );
-          }
-          return response;
-        }
-        messages.push({
-          role: 'assistant',
-          content: answer.text ?? null,
-          toolCalls: calls,
-          providerItems: answer.providerItems ?? [],
-        });
-        const outcomes = await this.#executor.execute(scope, calls, { usage });
-        for (const outcome of outcomes) {
-          toolCalls.push(outcome);
-          messages.push({
-            role: 'tool',
-            callId: outcome.call.callId,
-            name: outcome.call.name,
-            content: outcome.message,
-            result: outcome.result,
-          });
-        }
-        checkBudget(scope, usage, fail);
-        if (typeof toolChoice === 'object') toolChoice = 'auto';
-      }
-    } finally {
-      await scope.dispose();
+  /** The adapter bound to `ProviderAdapter` in the container. */
+  async #boundAdapter(prompt: Prompt): Promise<ProviderAdapter> {
+    if (!this.container.isBound(ProviderAdapter)) {
+      throw new ConfigurationError({
+        subject: `Evaluation of prompt '${prompt.label}'`,
+        problem:
+          'has no provider adapter: none was passed as options.adapter and none is bound to ProviderAdapter.',
+        fix:
+          'Bind one in the container, e.g. `container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope()`, ' +
+          'or pass it: runtime.evaluate(prompt, { adapter }).',
+      });
     }
+    return await this.container.getAsync(ProviderAdapter);
   }
 }
 
-type Fail = (
-  message: string,
-  phase: PromptEvaluationPhase,
-  extra?: { cause?: unknown; providerPayload?: unknown },
-) => PromptEvaluationError;
-
-function stopIfOver(
-  scope: EvaluationScope,
-  activity: string,
-  phase: PromptEvaluationPhase,
-  fail: Fail,
-): void {
-  if (scope.deadline?.expired === true) {
-    throw fail(`Deadline expired ${activity}.`, phase, {
-      providerPayload: { deadlineExpiresAt: scope.deadline.expiresAt.toISOString() },
+/** Refuses an adapter written for another version of the provider seam. */
+function checkSeam(adapter: ProviderAdapter): void {
+  const given: unknown = adapter;
+  const version = (given as Partial<ProviderAdapter> | null)?.capabilities?.seamVersion;
+  if (version !== PROVIDER_SEAM_VERSION || typeof adapter.request !== 'function') {
+    const name =
+      typeof given === 'object' && given !== null ? given.constructor.name : typeof given;
+    throw new ConfigurationError({
+      subject: `Provider adapter ${name}`,
+      problem:
+        version === undefined
+          ? 'is not a provider adapter for this version of affordance: it declares no capabilities.seamVersion.'
+          : `implements provider seam version ${String(version)}; this runtime speaks version ${PROVIDER_SEAM_VERSION}.`,
+      fix: `Extend ProviderAdapter and declare capabilities with seamVersion: ${PROVIDER_SEAM_VERSION} (PROVIDER_SEAM_VERSION), or update the adapter's package.`,
     });
-  }
-  if (scope.signal.aborted)
-    throw fail(`Evaluation was cancelled ${activity}.`, phase, { cause: scope.signal.reason });
-}
-
-function checkBudget(scope: EvaluationScope, usage: TokenUsage | undefined, fail: Fail): void {
-  const tracker = scope.budgetTracker;
-  if (tracker === undefined) return;
-  if (usage !== undefined) tracker.recordCumulative(scope.evaluationId, usage);
-  try {
-    tracker.check();
-  } catch (error) {
-    // The budget's own deadline surfaces as a DeadlineExceededError; both end the evaluation the same way.
-    if (BudgetExceededError.is(error) || DeadlineExceededError.is(error)) {
-      throw fail(error.message, 'budget', { cause: error });
-    }
-    throw error;
-  }
-}
-
-async function finish(
-  outputType: Prompt['outputType'],
-  container: 'object' | 'array' | undefined,
-  answer: ProviderTurn,
-  fail: Fail,
-): Promise<{ text: string | null; output: unknown }> {
-  const text = answer.text ?? null;
-  if (outputType === undefined || container === undefined) return { text, output: null };
-  try {
-    const output = await parseStructuredOutput(outputType, container, {
-      text,
-      parsed: answer.parsed,
-    });
-    return { text: null, output };
-  } catch (error) {
-    if (OutputParseError.is(error))
-      throw fail(error.message, 'response', { cause: error, providerPayload: answer.raw });
-    throw error;
   }
 }
 
@@ -348,8 +222,4 @@ function positiveInteger(value: number, name: string): number {
     });
   }
   return value;
-}
-
-function messageOf(error: unknown): string {
-  return describeThrown(error);
 }

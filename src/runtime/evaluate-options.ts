@@ -1,3 +1,4 @@
+import type { ProviderAdapter } from '../provider/provider-adapter.js';
 import type { PromptOverride } from '../prompt/overrides/prompt-override.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import type { Session } from '../session/session.js';
@@ -6,8 +7,13 @@ import type { BudgetTracker } from './limits/budget-tracker.js';
 import type { ToolChoice } from '../provider/conversation.js';
 import type { Deadline } from './limits/deadline.js';
 
-/** Options of `adapter.evaluate(prompt, options)`. */
+/** Options of `runtime.evaluate(prompt, options)` (and of `context.evaluate` for nested evaluations). */
 export interface EvaluateOptions {
+  /**
+   * The adapter that answers; by default the one bound to `ProviderAdapter` in
+   * the runtime's container (for a nested evaluation: the enclosing one's).
+   */
+  readonly adapter?: ProviderAdapter | undefined;
   /** Params instances for the prompt's sections. */
   readonly params?: readonly object[] | undefined;
   /** The session to record events and state in; a new one when omitted. Pass the caller's to nest. */

@@ -45,14 +45,14 @@ export function stopIfOver(
   if (scope.deadline?.expired === true) {
     return new PromptEvaluationError(`Deadline expired ${activity}.`, {
       phase: 'tool',
-      prompt: `${scope.prompt.ns}/${scope.prompt.key}`,
+      prompt: scope.prompt.label,
       providerPayload: { deadlineExpiresAt: scope.deadline.expiresAt.toISOString() },
     });
   }
   if (scope.signal.aborted) {
     return new PromptEvaluationError(`Evaluation was cancelled ${activity}.`, {
       phase: 'tool',
-      prompt: `${scope.prompt.ns}/${scope.prompt.key}`,
+      prompt: scope.prompt.label,
       cause: scope.signal.reason,
     });
   }
@@ -70,7 +70,7 @@ export function failureFor(
   tool: ToolDefinition,
   error: unknown,
 ): CallFailure {
-  const prompt = `${scope.prompt.ns}/${scope.prompt.key}`;
+  const prompt = scope.prompt.label;
   if (isInterruption(error) || DeadlineExceededError.is(error)) {
     const why =
       scope.deadline?.expired === true || DeadlineExceededError.is(error)

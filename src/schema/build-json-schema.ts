@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { readFieldDescriptions } from '../metadata/describe-metadata.js';
-import type { AnyClass } from './class-fields.js';
+import type { Class } from '../core/class-type.js';
 import { dump, type JsonValue } from './dump.js';
 import { joinFieldPath } from './field-path.js';
 import { type MutableSchema, withNull } from './mutable-schema.js';
@@ -33,22 +33,22 @@ const listNeutral = new Set(['isArray', 'isNotEmpty']);
  * @internal
  */
 export function buildJsonSchema(
-  paramsType: AnyClass,
+  paramsType: Class,
   profile: SchemaProfile,
-  shapeOf: (cls: AnyClass) => ParamsShape = readParamsShape,
+  shapeOf: (cls: Class) => ParamsShape = readParamsShape,
 ): ParamsJsonSchema {
   return new SchemaBuilder(paramsType, profile, shapeOf).build();
 }
 
 class SchemaBuilder {
   private readonly gaps = new SchemaGaps();
-  private readonly definitions = new Map<AnyClass, { name: string; schema: MutableSchema }>();
+  private readonly definitions = new Map<Class, { name: string; schema: MutableSchema }>();
   private readonly strict: boolean;
 
   constructor(
-    private readonly root: AnyClass,
+    private readonly root: Class,
     private readonly profile: SchemaProfile,
-    private readonly shapeOf: (cls: AnyClass) => ParamsShape,
+    private readonly shapeOf: (cls: Class) => ParamsShape,
   ) {
     this.strict = profile === 'openai-strict';
   }
@@ -71,7 +71,7 @@ class SchemaBuilder {
     };
   }
 
-  private objectSchema(cls: AnyClass, path: string): MutableSchema {
+  private objectSchema(cls: Class, path: string): MutableSchema {
     const shape = this.shapeOf(cls);
     assertUsable(shape, cls !== this.root);
     const descriptions = readFieldDescriptions(cls);
@@ -146,7 +146,7 @@ class SchemaBuilder {
   }
 
   private nestedSchema(
-    cls: AnyClass,
+    cls: Class,
     constraints: readonly FieldConstraint[],
     path: string,
   ): MutableSchema {
@@ -163,7 +163,7 @@ class SchemaBuilder {
     return { $ref: `#/$defs/${definition.name}` };
   }
 
-  private definitionName(cls: AnyClass): string {
+  private definitionName(cls: Class): string {
     const base = cls.name.replace(/[^A-Za-z0-9_]/g, '') || 'Anonymous';
     const taken = new Set([...this.definitions.values()].map((d) => d.name));
     let name = base;

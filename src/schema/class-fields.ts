@@ -1,9 +1,7 @@
 import { getMetadataStorage } from 'class-validator';
 
+import type { Class } from '../core/class-type.js';
 import { readFieldDescriptions } from '../metadata/describe-metadata.js';
-
-/** A class that can be described by field metadata. @internal */
-export type AnyClass = abstract new (...args: never[]) => unknown;
 
 /**
  * Field names of a params, result or output class, in declaration order:
@@ -11,7 +9,7 @@ export type AnyClass = abstract new (...args: never[]) => unknown;
  * field a zero-argument construction defines (fields with initialisers).
  * @internal
  */
-export function listClassFields(cls: AnyClass): readonly string[] {
+export function listClassFields(cls: Class): readonly string[] {
   const names = new Set<string>();
   const validations = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
   for (const metadata of validations) names.add(metadata.propertyName);
@@ -20,7 +18,7 @@ export function listClassFields(cls: AnyClass): readonly string[] {
   return [...names];
 }
 
-function instanceFields(cls: AnyClass): string[] {
+function instanceFields(cls: Class): string[] {
   try {
     const instance = new (cls as unknown as new () => object)();
     return Object.keys(instance);

@@ -69,62 +69,91 @@ function scanContainer(
   start: number,
   settle: (start: number, end: number) => void,
 ): number {
-  const open: number[] = [];
-  let state = expectValue;
-  let i = start;
+  const scan: Scan = { text, open: [], settle, i: start, state: expectValue };
   for (;;) {
-    if (state !== afterValue || open.length > 0) i = skipWhitespace(text, i);
-    const code = text.charCodeAt(i);
-    switch (state) {
-      case expectValue:
-        if (code === openBrace || code === openBracket) {
-          open.push(i);
-          i++;
-          state = code === openBrace ? afterOpenBrace : afterOpenBracket;
-        } else {
-          i = scanScalar(text, i);
-          if (i < 0) return fail(open, settle);
-          state = afterValue;
-        }
-        break;
-      case afterOpenBracket:
-        if (code === closeBracket) {
-          i = close(open, i, settle);
-          state = afterValue;
-        } else {
-          state = expectValue;
-        }
-        break;
-      case afterOpenBrace:
-        if (code === closeBrace) {
-          i = close(open, i, settle);
-          state = afterValue;
-        } else {
-          state = expectKey;
-        }
-        break;
-      case expectKey:
-        if (code !== quote) return fail(open, settle);
-        i = skipWhitespace(text, scanString(text, i));
-        if (i < 0 || text.charCodeAt(i) !== colon) return fail(open, settle);
-        i++;
-        state = expectValue;
-        break;
-      default: {
-        const top = open[open.length - 1];
-        if (top === undefined) return i;
-        const inObject = text.charCodeAt(top) === openBrace;
-        if (code === comma) {
-          i++;
-          state = inObject ? expectKey : expectValue;
-        } else if (code === (inObject ? closeBrace : closeBracket)) {
-          i = close(open, i, settle);
-        } else {
-          return fail(open, settle);
-        }
-      }
-    }
+    if (scan.state !== afterValue || scan.open.length > 0) scan.i = skipWhitespace(text, scan.i);
+    const end = step(scan, text.charCodeAt(scan.i));
+    if (end !== undefined) return end;
   }
+}
+
+/** A {@link scanContainer} in progress: the containers still open, the position and the parser state. */
+interface Scan {
+  readonly text: string;
+  /** Where each open container starts, outermost first. */
+  readonly open: number[];
+  readonly settle: (start: number, end: number) => void;
+  i: number;
+  state: number;
+}
+
+/** Reads what the state expects at `code`: the scan's result when it ends there, else `undefined`. */
+function step(scan: Scan, code: number): number | undefined {
+  switch (scan.state) {
+    case expectValue:
+      return readValue(scan, code);
+    case afterOpenBracket:
+      readFirstEntry(scan, code, closeBracket, expectValue);
+      return undefined;
+    case afterOpenBrace:
+      readFirstEntry(scan, code, closeBrace, expectKey);
+      return undefined;
+    case expectKey:
+      return readKey(scan, code);
+    default:
+      return readAfterValue(scan, code);
+  }
+}
+
+/** A value: opens a container, or reads a scalar. */
+function readValue(scan: Scan, code: number): number | undefined {
+  if (code === openBrace || code === openBracket) {
+    scan.open.push(scan.i);
+    scan.i++;
+    scan.state = code === openBrace ? afterOpenBrace : afterOpenBracket;
+    return undefined;
+  }
+  scan.i = scanScalar(scan.text, scan.i);
+  if (scan.i < 0) return fail(scan.open, scan.settle);
+  scan.state = afterValue;
+  return undefined;
+}
+
+/** Just inside a container: it closes at once (`closer`), or its first entry follows (`next`). */
+function readFirstEntry(scan: Scan, code: number, closer: number, next: number): void {
+  if (code === closer) {
+    scan.i = close(scan.open, scan.i, scan.settle);
+    scan.state = afterValue;
+  } else {
+    scan.state = next;
+  }
+}
+
+/** An object key and its colon. */
+function readKey(scan: Scan, code: number): number | undefined {
+  const { text } = scan;
+  if (code !== quote) return fail(scan.open, scan.settle);
+  scan.i = skipWhitespace(text, scanString(text, scan.i));
+  if (scan.i < 0 || text.charCodeAt(scan.i) !== colon) return fail(scan.open, scan.settle);
+  scan.i++;
+  scan.state = expectValue;
+  return undefined;
+}
+
+/** After a value: the end of the scan, a comma, or the close of the innermost container. */
+function readAfterValue(scan: Scan, code: number): number | undefined {
+  const top = scan.open[scan.open.length - 1];
+  if (top === undefined) return scan.i;
+  const inObject = scan.text.charCodeAt(top) === openBrace;
+  if (code === comma) {
+    scan.i++;
+    scan.state = inObject ? expectKey : expectValue;
+  } else if (code === (inObject ? closeBrace : closeBracket)) {
+    scan.i = close(scan.open, scan.i, scan.settle);
+  } else {
+    return fail(scan.open, scan.settle);
+  }
+  return undefined;
 }
 
 function close(open: number[], i: number, settle: (start: number, end: number) => void): number {

@@ -1,4 +1,4 @@
-import type { AnyClass } from './class-fields.js';
+import type { Class } from '../core/class-type.js';
 import { type ParamsShape, readParamsShape } from './params-shape.js';
 import { defineData, isPlainObject } from './plain-object.js';
 import { maxArgumentDepth } from './screen-arguments.js';
@@ -43,7 +43,7 @@ function normalizeObject(shape: ParamsShape, value: unknown, depth: number): unk
   return copy;
 }
 
-function normalizeNested(cls: AnyClass, value: unknown, depth: number): unknown {
+function normalizeNested(cls: Class, value: unknown, depth: number): unknown {
   const shape = readParamsShape(cls);
   if (!Array.isArray(value)) return normalizeObject(shape, value, depth);
   if (depth > maxArgumentDepth) return value;

@@ -3,11 +3,11 @@ import type { JsonSchema, SchemaProfile } from './params-json-schema.js';
 import { defineData } from './plain-object.js';
 import { toJsonSchema } from './to-json-schema.js';
 import { deepFreeze } from '../core/deep-freeze.js';
+import type { Class } from '../core/class-type.js';
 
-type OutputClass = abstract new (...args: never[]) => unknown;
 type MutableSchema = Record<string, JsonValue>;
 
-const arrayCache = new WeakMap<OutputClass, Map<SchemaProfile, JsonSchema>>();
+const arrayCache = new WeakMap<Class, Map<SchemaProfile, JsonSchema>>();
 
 /** Keywords whose value is a map of names to subschemas. */
 const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
@@ -35,7 +35,7 @@ const schemaLists = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
  * @throws ConfigurationError when the class can never validate.
  */
 export function outputJsonSchema(
-  outputType: OutputClass,
+  outputType: Class,
   container: 'object' | 'array',
   profile: SchemaProfile = 'standard',
 ): JsonSchema {
@@ -54,7 +54,7 @@ export function outputJsonSchema(
   return wrapper;
 }
 
-function arrayWrapper(outputType: OutputClass, classSchema: JsonSchema): JsonSchema {
+function arrayWrapper(outputType: Class, classSchema: JsonSchema): JsonSchema {
   const definitions: MutableSchema = {};
   const item: MutableSchema = {};
   for (const [keyword, value] of Object.entries(classSchema)) {
@@ -87,7 +87,7 @@ function arrayWrapper(outputType: OutputClass, classSchema: JsonSchema): JsonSch
 }
 
 /** A `$defs` name for the output class that no nested class already uses. */
-function freeName(outputType: OutputClass, definitions: MutableSchema): string {
+function freeName(outputType: Class, definitions: MutableSchema): string {
   const base = outputType.name.replace(/[^A-Za-z0-9_]/g, '') || 'Output';
   let name = base;
   for (let n = 2; Object.hasOwn(definitions, name); n++) name = `${base}${n}`;

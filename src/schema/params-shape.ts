@@ -1,7 +1,8 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 
 import { getDesignType } from '../metadata/metadata-store.js';
-import { type AnyClass, listClassFields } from './class-fields.js';
+import type { Class } from '../core/class-type.js';
+import { listClassFields } from './class-fields.js';
 import { readDeclaredType } from './declared-type.js';
 
 type ValidationMetadata = ReturnType<
@@ -36,7 +37,7 @@ export interface FieldShape {
   /** Must be present: not optional, not conditional and without a default value. */
   readonly required: boolean;
   /** The class of a `@ValidateNested()` field, from its `@Type(() => X)`. */
-  readonly nested: AnyClass | undefined;
+  readonly nested: Class | undefined;
   /** Expects an array: `@IsArray()`, an array constraint, `design:type` Array or `@ValidateNested({ each: true })`. */
   readonly list: boolean;
   readonly designType: unknown;
@@ -60,7 +61,7 @@ export interface FieldShape {
 
 /** The validated fields of a params class, in declaration order (base class first). @internal */
 export interface ParamsShape {
-  readonly type: AnyClass;
+  readonly type: Class;
   readonly fields: ReadonlyMap<string, FieldShape>;
   /** Misconfigurations that make every call fail, as `[field, problem, fix]`. */
   readonly problems: readonly (readonly [field: string, problem: string, fix: string])[];
@@ -91,10 +92,10 @@ const builtInTypes = new Set<unknown>([
   Promise,
 ]);
 
-const cache = new WeakMap<AnyClass, ParamsShape>();
+const cache = new WeakMap<Class, ParamsShape>();
 
 /** {@link analyseParamsClass}, computed once per class. @internal */
-export function readParamsShape(cls: AnyClass): ParamsShape {
+export function readParamsShape(cls: Class): ParamsShape {
   let shape = cache.get(cls);
   if (shape === undefined) {
     shape = analyseParamsClass(cls);
@@ -108,7 +109,7 @@ export function readParamsShape(cls: AnyClass): ParamsShape {
  * a params class into a {@link ParamsShape}. Never throws: problems are listed.
  * @internal
  */
-export function analyseParamsClass(cls: AnyClass): ParamsShape {
+export function analyseParamsClass(cls: Class): ParamsShape {
   const storage = getMetadataStorage();
   const byField = groupByField(storage.getTargetValidationMetadatas(cls, '', false, false));
   const defaults = constructDefaults(cls);
@@ -116,57 +117,8 @@ export function analyseParamsClass(cls: AnyClass): ParamsShape {
   const fields = new Map<string, FieldShape>();
 
   for (const [name, metadatas] of byField) {
-    const constraints: FieldConstraint[] = [];
-    let nestedMetadata: ValidationMetadata | undefined;
-    const conditions: ((object: object, value: unknown) => unknown)[] = [];
-    let isOptional = false;
-    for (const metadata of metadatas) {
-      if (metadata.type === ValidationTypes.NESTED_VALIDATION) nestedMetadata = metadata;
-      else if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) {
-        if (metadata.name === 'isOptional') isOptional = true;
-        else
-          conditions.push(metadata.constraints[0] as (object: object, value: unknown) => unknown);
-      } else if (metadata.type === ValidationTypes.CUSTOM_VALIDATION) {
-        constraints.push({
-          name: constraintName(storage, metadata),
-          constraints: Array.isArray(metadata.constraints) ? metadata.constraints : [],
-          each: metadata.each,
-        });
-      }
-    }
-
-    const probed = probeConditions(cls, name, conditions);
-    const designType = getDesignType((cls as { prototype: object }).prototype, name);
-    const declaredType = readDeclaredType(cls, name);
-    const nested =
-      nestedMetadata !== undefined && isUserClass(declaredType) ? declaredType : undefined;
-    if (nestedMetadata !== undefined && nested === undefined) {
-      const target = isUserClass(designType) ? designType.name : 'TheClass';
-      problems.push([
-        name,
-        '@ValidateNested() has no @Type(() => SomeClass), so class-transformer never builds the nested instance and every call fails.',
-        `Add @Type(() => ${target}) from class-transformer to the field.`,
-      ]);
-    }
-    const optional = isOptional || probed.skipsUndefined;
-    const defaultValue = defaults?.[name];
-    fields.set(name, {
-      name,
-      constraints,
-      optional,
-      nullable: isOptional || probed.skipsNull,
-      conditional: probed.conditional,
-      required: !optional && !probed.conditional && defaultValue === undefined,
-      nested,
-      list:
-        designType === Array ||
-        nestedMetadata?.each === true ||
-        constraints.some((c) => !c.each && arrayConstraints.has(c.name)),
-      designType,
-      declaredType,
-      defaultValue,
-      enumGuard: readEnumGuard(constraints),
-    });
+    const sorted = sortMetadata(storage, metadatas);
+    fields.set(name, readField(cls, name, sorted, defaults, problems));
   }
 
   for (const name of listClassFields(cls)) {
@@ -179,6 +131,81 @@ export function analyseParamsClass(cls: AnyClass): ParamsShape {
     }
   }
   return { type: cls, fields, problems };
+}
+
+/** The validation metadata of one field, sorted by what each kind says. */
+interface SortedMetadata {
+  readonly constraints: readonly FieldConstraint[];
+  readonly nestedMetadata: ValidationMetadata | undefined;
+  readonly conditions: readonly ((object: object, value: unknown) => unknown)[];
+  readonly isOptional: boolean;
+}
+
+/** Sorts a field's metadata into its constraints, its `@ValidateNested()`, its conditions and `@IsOptional()`. */
+function sortMetadata(
+  storage: ReturnType<typeof getMetadataStorage>,
+  metadatas: readonly ValidationMetadata[],
+): SortedMetadata {
+  const constraints: FieldConstraint[] = [];
+  let nestedMetadata: ValidationMetadata | undefined;
+  const conditions: ((object: object, value: unknown) => unknown)[] = [];
+  let isOptional = false;
+  for (const metadata of metadatas) {
+    if (metadata.type === ValidationTypes.NESTED_VALIDATION) nestedMetadata = metadata;
+    else if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) {
+      if (metadata.name === 'isOptional') isOptional = true;
+      else conditions.push(metadata.constraints[0] as (object: object, value: unknown) => unknown);
+    } else if (metadata.type === ValidationTypes.CUSTOM_VALIDATION) {
+      constraints.push({
+        name: constraintName(storage, metadata),
+        constraints: Array.isArray(metadata.constraints) ? metadata.constraints : [],
+        each: metadata.each,
+      });
+    }
+  }
+  return { constraints, nestedMetadata, conditions, isOptional };
+}
+
+/** The shape of field `name`; a `@ValidateNested()` without `@Type()` is added to `problems`. */
+function readField(
+  cls: Class,
+  name: string,
+  { constraints, nestedMetadata, conditions, isOptional }: SortedMetadata,
+  defaults: Record<string, unknown> | undefined,
+  problems: [string, string, string][],
+): FieldShape {
+  const probed = probeConditions(cls, name, conditions);
+  const designType = getDesignType((cls as { prototype: object }).prototype, name);
+  const declaredType = readDeclaredType(cls, name);
+  const nested =
+    nestedMetadata !== undefined && isUserClass(declaredType) ? declaredType : undefined;
+  if (nestedMetadata !== undefined && nested === undefined) {
+    const target = isUserClass(designType) ? designType.name : 'TheClass';
+    problems.push([
+      name,
+      '@ValidateNested() has no @Type(() => SomeClass), so class-transformer never builds the nested instance and every call fails.',
+      `Add @Type(() => ${target}) from class-transformer to the field.`,
+    ]);
+  }
+  const optional = isOptional || probed.skipsUndefined;
+  const defaultValue = defaults?.[name];
+  return {
+    name,
+    constraints,
+    optional,
+    nullable: isOptional || probed.skipsNull,
+    conditional: probed.conditional,
+    required: !optional && !probed.conditional && defaultValue === undefined,
+    nested,
+    list:
+      designType === Array ||
+      nestedMetadata?.each === true ||
+      constraints.some((c) => !c.each && arrayConstraints.has(c.name)),
+    designType,
+    declaredType,
+    defaultValue,
+    enumGuard: readEnumGuard(constraints),
+  };
 }
 
 /** Groups validation metadata by field, base-class fields first, each in declaration order. */
@@ -210,11 +237,11 @@ function constraintName(
   return constraint?.name ?? 'customValidation';
 }
 
-function isUserClass(value: unknown): value is AnyClass {
+function isUserClass(value: unknown): value is Class {
   return typeof value === 'function' && !builtInTypes.has(value);
 }
 
-function constructDefaults(cls: AnyClass): Record<string, unknown> | undefined {
+function constructDefaults(cls: Class): Record<string, unknown> | undefined {
   try {
     return new (cls as unknown as new () => Record<string, unknown>)();
   } catch {
@@ -229,7 +256,7 @@ function constructDefaults(cls: AnyClass): Record<string, unknown> | undefined {
  * condition that is false for the placeholder depends on other fields.
  */
 function probeConditions(
-  cls: AnyClass,
+  cls: Class,
   field: string,
   conditions: readonly ((object: object, value: unknown) => unknown)[],
 ): { skipsNull: boolean; skipsUndefined: boolean; conditional: boolean } {

@@ -97,7 +97,10 @@ export async function parseToolArguments<T>(
     try {
       instance = plainToInstance(paramsType as ClassConstructor<T>, clean, transformOptions);
     } catch (error) {
-      issues.push({ path: '', message: `Arguments could not be converted: ${messageOf(error)}` });
+      issues.push({
+        path: '',
+        message: `Arguments could not be converted: ${describeThrown(error)}`,
+      });
       throw new ToolValidationError(issues, { paramsType, cause: error });
     }
     // A class instance is always an object; T is unconstrained so `new () => unknown` classes fit.
@@ -108,7 +111,7 @@ export async function parseToolArguments<T>(
   } catch (error) {
     if (ToolValidationError.is(error)) throw error;
     throw new ToolValidationError(
-      [{ path: '', message: `Arguments could not be validated: ${messageOf(error)}` }],
+      [{ path: '', message: `Arguments could not be validated: ${describeThrown(error)}` }],
       { paramsType, cause: error },
     );
   }
@@ -121,7 +124,7 @@ function decode(paramsType: abstract new (...args: never[]) => unknown, raw: unk
   try {
     return JSON.parse(raw);
   } catch (error) {
-    throw new ToolValidationError(`Arguments are not valid JSON: ${messageOf(error)}`, {
+    throw new ToolValidationError(`Arguments are not valid JSON: ${describeThrown(error)}`, {
       paramsType,
       cause: error,
     });
@@ -176,8 +179,4 @@ function describeValue(value: unknown): string {
   } catch {
     return 'an object that cannot be read';
   }
-}
-
-function messageOf(error: unknown): string {
-  return describeThrown(error);
 }

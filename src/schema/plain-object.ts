@@ -13,7 +13,7 @@ export const reservedKeys: ReadonlySet<string> = new Set([
 /**
  * Whether `value` is a plain data object: an object literal, a `JSON.parse`
  * result or an `Object.create(null)` dictionary, from any realm. Class
- * instances, arrays, dates and maps are not. @internal
+ * instances, arrays, dates and maps are not.
  */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

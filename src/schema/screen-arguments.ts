@@ -1,5 +1,5 @@
 import type { ToolValidationIssue } from '../core/errors/tool-validation-error.js';
-import type { AnyClass } from './class-fields.js';
+import type { Class } from '../core/class-type.js';
 import { joinFieldPath, joinIndexPath } from './field-path.js';
 import { type FieldShape, type ParamsShape, readParamsShape } from './params-shape.js';
 import { isPlainObject, reservedKeys } from './plain-object.js';
@@ -76,7 +76,7 @@ class Screen {
     return this.nested(field.nested, value, path, depth);
   }
 
-  private nested(cls: AnyClass, value: unknown, path: string, depth: number): unknown {
+  private nested(cls: Class, value: unknown, path: string, depth: number): unknown {
     if (Array.isArray(value)) {
       this.report(path, 'must be an object, not an array');
       return this.data(value, path, depth);

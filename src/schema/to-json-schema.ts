@@ -1,8 +1,9 @@
-import type { AnyClass } from './class-fields.js';
+import type { Class } from '../core/class-type.js';
 import { buildJsonSchema } from './build-json-schema.js';
 import type { ParamsJsonSchema, SchemaProfile } from './params-json-schema.js';
+import { deepFreeze } from '../core/deep-freeze.js';
 
-const cache = new WeakMap<AnyClass, Map<SchemaProfile, ParamsJsonSchema>>();
+const cache = new WeakMap<Class, Map<SchemaProfile, ParamsJsonSchema>>();
 
 /**
  * The JSON Schema of a params class, from its class-validator decorators,
@@ -35,12 +36,4 @@ export function toJsonSchema(
     byProfile.set(profile, result);
   }
   return result;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
 }

@@ -23,6 +23,7 @@ import { sessionTraitsOf } from './session-event-traits.js';
 import { SessionSnapshot, type SnapshotEntry } from './session-snapshot.js';
 import { stateReducers } from './state-reducers.js';
 import { transaction, type TransactionOptions } from './transaction.js';
+import { describeValue } from '../core/describe-value.js';
 
 /** Options of the {@link Session} constructor. */
 export interface SessionOptions {
@@ -181,7 +182,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
     if (!isClassInstance(event)) {
       throw new ConfigurationError({
         subject: 'session.dispatch',
-        problem: `expected an instance of an event class, got ${describe(event)}.`,
+        problem: `expected an instance of an event class, got ${describeValue(event)}.`,
         fix: 'Dispatch class instances (e.g. new TaskAdded({...})): slices and reducers are keyed by class.',
       });
     }
@@ -354,19 +355,8 @@ function checkSliceType(type: unknown, subject: string): void {
   if (typeof type !== 'function') {
     throw new ConfigurationError({
       subject,
-      problem: `expected a class, got ${describe(type)}.`,
+      problem: `expected a class, got ${describeValue(type)}.`,
       fix: 'Slices are keyed by class: pass the class itself, e.g. session.slice(Plan).',
     });
   }
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') {
-    return Object.getPrototypeOf(value) === Object.prototype
-      ? 'a plain object'
-      : `an instance of ${value.constructor.name}`;
-  }
-  return `a ${typeof value}`;
 }

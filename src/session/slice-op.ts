@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
+import { describeValue } from '../core/describe-value.js';
 
 /** Append one value. */
 export interface AppendOp<T> {
@@ -74,14 +75,7 @@ export function expectSliceOp(
   if (returned === undefined || SliceOp.is(returned)) return returned;
   throw new ConfigurationError({
     subject: `Reducer ${reducerName === '' ? '<anonymous>' : reducerName}`,
-    problem: `returned ${describe(returned)}, which is not a slice operation.`,
+    problem: `returned ${describeValue(returned)}, which is not a slice operation.`,
     fix: 'Return SliceOp.append(value), SliceOp.extend(values), SliceOp.replace(values), SliceOp.clear(predicate), or undefined for no change.',
   });
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return `an instance of ${value.constructor.name}`;
-  return `a ${typeof value}`;
 }

@@ -4,7 +4,7 @@ import type { SliceStore } from './slice-store.js';
 import type { SliceType } from './slice-type.js';
 import type { SliceView } from './slice-view.js';
 
-/** A read-only, always-current view of one slice of a store. @internal */
+/** A read-only, always-current view of one slice of a store (`SliceAccessor` adds the writes). */
 export class SliceReader<T extends object> implements SliceView<T> {
   /** The class the slice is keyed by. */
   readonly type: SliceType<T>;

@@ -5,6 +5,7 @@ import { deepFreeze } from '../core/deep-freeze.js';
 import type { Reducer } from './reducer.js';
 import { SliceOp } from './slice-op.js';
 import type { SliceType } from './slice-type.js';
+import { describeValue } from '../core/describe-value.js';
 
 /**
  * Turns the `@Reducer` methods of `stateClass` into slice reducers. Each takes
@@ -50,10 +51,4 @@ export function stateReducers<T extends object>(
     Object.defineProperty(reducer, 'name', { value: name });
     return [eventType as EventType, reducer];
   });
-}
-
-function describeValue(value: unknown): string {
-  if (typeof value === 'object' && value !== null)
-    return `an instance of ${value.constructor.name}`;
-  return String(value);
 }

@@ -1,9 +1,14 @@
 import { Container } from 'inversify';
 
-import { installAffordance } from '../runtime/scope/install-affordance.js';
-import type { AffordanceRuntime } from '../runtime/affordance-runtime.js';
-import { ProviderAdapter } from '../provider/provider-adapter.js';
-import type { RuntimeOptions } from '../runtime/runtime-options.js';
+import {
+  type AffordanceRuntime,
+  type EvaluateOptions,
+  installAffordance,
+  type Prompt,
+  type PromptResponse,
+  ProviderAdapter,
+  type RuntimeOptions,
+} from '../index.js';
 import { ScriptedAdapter, type ScriptedTurn } from './scripted-adapter.js';
 
 /** Options of {@link createTestRuntime}. */
@@ -26,6 +31,11 @@ export interface TestRuntime {
   readonly runtime: AffordanceRuntime;
   /** The scripted adapter, also bound as `ProviderAdapter`. */
   readonly adapter: ScriptedAdapter;
+  /**
+   * `runtime.evaluate(prompt, options)`, then `adapter.assertDone()`: the
+   * evaluation fails when the script has turns left that nobody asked for.
+   */
+  evaluate<O>(prompt: Prompt<O>, options?: EvaluateOptions): Promise<PromptResponse<O>>;
 }
 
 /**
@@ -33,14 +43,23 @@ export interface TestRuntime {
  * the `ProviderAdapter`: the one-liner for testing an agent offline.
  *
  * @example
- * const { adapter } = createTestRuntime({ script, configure: (c) => c.bind(EntityStore).toSelf() });
- * const response = await adapter.evaluate(prompt, { session });
+ * const agent = createTestRuntime({ script, configure: (c) => c.bind(EntityStore).toSelf() });
+ * const response = await agent.evaluate(prompt, { session });
  */
 export function createTestRuntime(options: TestRuntimeOptions = {}): TestRuntime {
   const container = options.container ?? new Container();
   const runtime = installAffordance(container, options.runtime);
-  const adapter = new ScriptedAdapter(runtime, options.script ?? []);
+  const adapter = new ScriptedAdapter(options.script ?? []);
   container.bind(ProviderAdapter).toConstantValue(adapter);
   options.configure?.(container);
-  return { container, runtime, adapter };
+  return {
+    container,
+    runtime,
+    adapter,
+    async evaluate<O>(prompt: Prompt<O>, evaluateOptions?: EvaluateOptions) {
+      const response = await runtime.evaluate(prompt, { adapter, ...evaluateOptions });
+      adapter.assertDone();
+      return response;
+    },
+  };
 }

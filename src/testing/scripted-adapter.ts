@@ -1,11 +1,13 @@
-import { TokenUsage, type TokenUsageInit } from '../provider/token-usage.js';
-import type { Prompt } from '../prompt/prompt.js';
-import type { AffordanceRuntime } from '../runtime/affordance-runtime.js';
-import type { ProviderToolCall, ProviderTurn } from '../provider/conversation.js';
-import type { EvaluateOptions } from '../runtime/evaluate-options.js';
-import type { PromptResponse } from '../runtime/prompt-response.js';
-import { ProviderAdapter } from '../provider/provider-adapter.js';
-import type { ProviderRequest } from '../provider/provider-request.js';
+import {
+  providerCapabilities,
+  ProviderAdapter,
+  type ProviderCapabilities,
+  type ProviderRequest,
+  type ProviderToolCall,
+  type ProviderTurn,
+  TokenUsage,
+  type TokenUsageInit,
+} from '../provider/index.js';
 import { ScriptMismatchError } from './script-mismatch-error.js';
 
 /** One scripted tool call; `arguments` may be an object (sent as JSON text) or raw text (sent as is). */
@@ -39,25 +41,29 @@ export interface ScriptedTurn {
  * A deterministic provider for tests and offline examples: answers each
  * request with the next scripted turn, records every request, and fails
  * loudly (`ScriptMismatchError`) when the conversation asks for more turns than
- * scripted, when a turn's `expect` rejects the request, or when an outermost
- * evaluation ends with turns left over.
+ * scripted, or when a turn's `expect` rejects the request; `assertDone()`
+ * fails when turns are left over (`createTestRuntime(...).evaluate` calls it
+ * after each evaluation). Like every adapter it keeps no evaluation's state:
+ * only the script and the requests it received.
  *
  * @example
- * const adapter = new ScriptedAdapter(runtime, [
+ * const adapter = new ScriptedAdapter([
  *   { toolCalls: [{ name: 'lookup_entity', arguments: { entityId: 'acme-42' } }] },
  *   { text: 'acme-42 is documented at https://docs.example.test/acme-42.' },
  * ]);
+ * await runtime.evaluate(prompt, { adapter });
+ * adapter.assertDone();
  */
 export class ScriptedAdapter extends ProviderAdapter {
   override readonly name: string = 'scripted';
+  /** Standard (non-strict) tool schemas, no native tools, parallel calls, structured output read from text. */
+  override readonly capabilities: ProviderCapabilities = providerCapabilities();
   /** Every request received, in order (nested evaluations included). */
   readonly requests: ProviderRequest[] = [];
   readonly #turns: ScriptedTurn[];
-  readonly #usage = new Map<string, TokenUsage>();
-  #depth = 0;
 
-  constructor(runtime: AffordanceRuntime, turns: readonly ScriptedTurn[]) {
-    super(runtime);
+  constructor(turns: readonly ScriptedTurn[]) {
+    super();
     this.#turns = [...turns];
   }
 
@@ -81,28 +87,13 @@ export class ScriptedAdapter extends ProviderAdapter {
     }
   }
 
-  override async evaluate<O>(
-    prompt: Prompt<O>,
-    options: EvaluateOptions = {},
-  ): Promise<PromptResponse<O>> {
-    this.#depth += 1;
-    let response: PromptResponse<O>;
-    try {
-      response = await super.evaluate(prompt, options);
-    } finally {
-      this.#depth -= 1;
-    }
-    if (this.#depth === 0) this.assertDone();
-    return response;
-  }
-
   override request(request: ProviderRequest): Promise<ProviderTurn> {
     this.requests.push(request);
     const turn = this.#turns.shift();
     if (turn === undefined) {
       return Promise.reject(
         new ScriptMismatchError(
-          `Request #${this.requests.length} (turn ${request.turn} of prompt '${request.rendered.ns}/${request.rendered.key}') ` +
+          `Request #${this.requests.length} (turn ${request.turn} of prompt '${request.prompt.label}') ` +
             'has no scripted answer: the script ran out. Add a turn, or check why the model loop continued ' +
             `(last message: ${describeLast(request)}).`,
         ),
@@ -120,22 +111,11 @@ export class ScriptedAdapter extends ProviderAdapter {
             ? call.arguments
             : JSON.stringify(call.arguments),
     }));
-    let usage: TokenUsage | undefined;
-    if (turn.usage !== undefined) {
-      const previous = this.#usage.get(request.evaluationId);
-      usage =
-        previous === undefined
-          ? new TokenUsage(turn.usage)
-          : previous.plus(new TokenUsage(turn.usage));
-      this.#usage.set(request.evaluationId, usage);
-    } else {
-      usage = this.#usage.get(request.evaluationId);
-    }
     return Promise.resolve({
       text: turn.text ?? null,
       toolCalls,
       parsed: turn.parsed,
-      usage,
+      usage: turn.usage === undefined ? undefined : new TokenUsage(turn.usage),
       raw: turn,
     });
   }

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
-import type { DataClass, ResultDeclaration } from '../core/class-type.js';
+import type { Class, DataClass, ResultDeclaration } from '../core/class-type.js';
 import type { ToolExample } from './tool-example.js';
 import { toolNameFromMethod } from './tool-name.js';
 import {
@@ -39,7 +39,7 @@ export interface ToolMethodRecord {
   readonly declaredParameterCount: number;
 }
 
-/** A validated `@Tool` method of a section class. @internal */
+/** A validated `@Tool` method of a section class. */
 export interface ToolMethodMetadata {
   /** The method implementing the tool. */
   readonly methodName: string;
@@ -64,6 +64,11 @@ export function recordToolMethod(cls: object, record: ToolMethodRecord): void {
 }
 
 const cache = new WeakMap<object, readonly ToolMethodMetadata[]>();
+
+/** Whether `cls` (or a class it extends) has `@Tool` methods. */
+export function hasToolMethods(cls: Class): boolean {
+  return readToolMethods(cls).length > 0;
+}
 
 /**
  * The validated `@Tool` methods of a class and its base classes, in declaration
@@ -125,6 +130,12 @@ function validateRecord(className: string, record: ToolMethodRecord): ToolMethod
     }
     return { methodName: record.methodName, name, paramsType: explicit, options: record.options };
   }
+  const paramsType = reflectedParamsType(subject, record);
+  return { methodName: record.methodName, name, paramsType, options: record.options };
+}
+
+/** The params class from the method's decorator metadata, or `undefined` when it takes none. */
+function reflectedParamsType(subject: string, record: ToolMethodRecord): DataClass | undefined {
   if (!record.reflectLoaded) {
     throw new ConfigurationError({
       subject,
@@ -142,9 +153,12 @@ function validateRecord(className: string, record: ToolMethodRecord): ToolMethod
     });
   }
   const first = paramTypes[0];
-  if (first === undefined) {
-    return { methodName: record.methodName, name, paramsType: undefined, options: record.options };
-  }
+  if (first === undefined) return undefined;
+  return checkReflectedClass(subject, first);
+}
+
+/** The reflected type of the first parameter, refused unless it is a params class. */
+function checkReflectedClass(subject: string, first: unknown): DataClass {
   if (first === Function) {
     throw new ConfigurationError({
       subject,
@@ -169,12 +183,7 @@ function validateRecord(className: string, record: ToolMethodRecord): ToolMethod
   if (typeof first !== 'function' || builtinTypes.has(first)) {
     throw nonClassParams(subject, first);
   }
-  return {
-    methodName: record.methodName,
-    name,
-    paramsType: first as DataClass,
-    options: record.options,
-  };
+  return first as DataClass;
 }
 
 function nonClassParams(subject: string, value: unknown): ConfigurationError {

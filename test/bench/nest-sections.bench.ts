@@ -13,23 +13,16 @@ import { Inject, Injectable, Module, Scope } from '@nestjs/common';
 import { NestFactory, REQUEST } from '@nestjs/core';
 import { NestApplicationContextOptions } from '@nestjs/common/interfaces/nest-application-context-options.interface.js';
 
-import {
-  Prompt,
-  ProviderAdapter,
-  type ProviderRequest,
-  type ProviderTurn,
-  Section,
-  Tool,
-  type ToolContext,
-  ToolResult,
-} from 'affordance';
+import { Prompt, ProviderAdapter, Section, Tool, type ToolContext, ToolResult } from 'affordance';
 import { AffordanceModule, AffordanceService } from 'affordance/nest';
+import { providerCapabilities, type ProviderRequest, type ProviderTurn } from 'affordance/provider';
 
 import { measure, printTable } from './measure.js';
 
 /** Calls the prompt's only tool on the first turn, then answers. */
 class OneCallModel extends ProviderAdapter {
   override readonly name: string = 'bench';
+  override readonly capabilities = providerCapabilities();
 
   override request(request: ProviderRequest): Promise<ProviderTurn> {
     const tool = request.tools[0]?.name ?? 'none';
@@ -93,7 +86,7 @@ const prompts = {
 @Module({
   imports: [
     AffordanceModule.forRoot({
-      adapter: (runtime) => new OneCallModel(runtime),
+      adapter: () => new OneCallModel(),
       prompts: Object.values(prompts),
     }),
   ],

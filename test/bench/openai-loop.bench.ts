@@ -1,7 +1,7 @@
 /**
  * Evaluation-loop overhead of the OpenAI adapter: the same conversation — 20
  * turns of 3 function calls each, then an answer (21 requests) — driven
- * (a) by `OpenAIAdapter.evaluate` (request building, argument parsing and
+ * (a) by `runtime.evaluate` on the `OpenAIAdapter` (request building, argument parsing and
  * class-validator validation, call scopes, session events) and (b) by a
  * hand-written loop on the bare SDK (`JSON.parse`, call the function, push
  * `function_call_output`), against the same local HTTP server in one run.
@@ -21,11 +21,11 @@ import {
   Prompt,
   ProviderAdapter,
   Session,
-  toJsonSchema,
   ToolDefinition,
   ToolResult,
 } from 'affordance';
 import { OpenAIAdapter, OpenAIAdapterOptions } from 'affordance/openai';
+import { toJsonSchema } from 'affordance/provider';
 
 import { formatNs, measure, printTable } from './measure.js';
 
@@ -140,11 +140,10 @@ async function startServer(): Promise<{
 
 function adapterLoop(client: OpenAI): () => Promise<void> {
   const container = new Container();
-  installAffordance(container, { maxTurns: turns + 1 });
+  const runtime = installAffordance(container, { maxTurns: turns + 1 });
   container.bind(OpenAI).toConstantValue(client);
   container.bind(OpenAIAdapterOptions).toConstantValue({ model: 'gpt-bench' });
   container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope();
-  const adapter = container.get(ProviderAdapter);
   const tools = Object.entries(paramsOf).map(
     ([name, params]) =>
       new ToolDefinition<object>({
@@ -162,7 +161,7 @@ function adapterLoop(client: OpenAI): () => Promise<void> {
     ],
   });
   return async () => {
-    const response = await adapter.evaluate(prompt, { input: 'Go.', session: new Session() });
+    const response = await runtime.evaluate(prompt, { input: 'Go.', session: new Session() });
     if (response.turns !== turns + 1)
       throw new Error(`expected ${turns + 1} turns, got ${response.turns}`);
   };
@@ -215,7 +214,7 @@ export default async function run(): Promise<void> {
     const options = { batch: 3, samples: 9 };
     const rows = [
       await measure('bare SDK loop (JSON.parse, no validation)', bareLoop(client), options),
-      await measure('OpenAIAdapter.evaluate', adapterLoop(client), options),
+      await measure('runtime.evaluate on OpenAIAdapter', adapterLoop(client), options),
     ];
     printTable(
       `OpenAI loop: ${turns} turns × 3 tool calls + answer (${turns + 1} requests) on 127.0.0.1`,

@@ -86,6 +86,10 @@ export default async function run(): Promise<void> {
   const rendered = prompt.render();
   // The session keeps every ToolInvoked; reset it between batches so memory stays flat.
   let session = new Session();
+  const adapter = new ScriptedAdapter([]);
+  const toolSpecs = rendered.tools.map((tool) =>
+    adapter.toolSpec(tool, rendered.toolParamDescriptions.get(tool.name)),
+  );
   const scope = (): EvaluationScope =>
     new EvaluationScope({
       root: container,
@@ -96,7 +100,9 @@ export default async function run(): Promise<void> {
       deadline: undefined,
       budgetTracker: undefined,
       resources: new ResourceRegistry().open(),
-      adapter: new ScriptedAdapter(runtime, []),
+      adapter,
+      toolSpecs,
+      evaluate: (child, options = {}) => runtime.evaluate(child, { adapter, ...options }),
       signal: new AbortController().signal,
       resolvableWithoutCall: (sectionClass) => runtime.isCallFree(sectionClass),
     });

@@ -84,10 +84,10 @@ function setUp() {
 
 describe(EvaluationScope, () => {
   it("should build each call's section with application and call-scoped values injected", async () => {
-    const { adapter, log } = setUp();
+    const { adapter, evaluate, log } = setUp();
     const session = new Session();
 
-    const response = await adapter.evaluate(prompt, { session });
+    const response = await evaluate(prompt, { session });
 
     expect(response.toolCalls.map((call) => call.message)).toEqual([
       'built for c1',
@@ -116,7 +116,7 @@ describe(EvaluationScope, () => {
 
   it('should use a section class the application bound itself', async () => {
     const log = new ProbeLog();
-    const { adapter } = createTestRuntime({
+    const { evaluate } = createTestRuntime({
       script,
       configure: (container) => {
         container.bind(ProbeLog).toConstantValue(log);
@@ -125,13 +125,13 @@ describe(EvaluationScope, () => {
       },
     });
 
-    await adapter.evaluate(prompt);
+    await evaluate(prompt);
 
     expect(log.calls.map(({ section }) => section.callId)).toEqual(['c1', 'c2', 'c3']);
   });
 
   it('should run the deactivation hooks of call values as each call ends, and of evaluation values at the end', async () => {
-    const { adapter, container, log } = setUp();
+    const { evaluate, container, log } = setUp();
     const activated = new Map<string, number>();
     const count = (map: Map<string, number>, name: string) => {
       map.set(name, (map.get(name) ?? 0) + 1);
@@ -150,7 +150,7 @@ describe(EvaluationScope, () => {
     watch(Session, 'Session');
     watch(EvaluationId, 'EvaluationId');
 
-    await adapter.evaluate(prompt);
+    await evaluate(prompt);
 
     expect(Object.fromEntries(log.deactivated)).toEqual({
       ToolContext: 3,
@@ -185,14 +185,14 @@ describe(EvaluationScope, () => {
     const resources = new ResourceRegistry()
       .bind(Scratch, { scope: 'tool-call', create: () => new Scratch(++scratches) })
       .bind(Cache, { create: () => new Cache() });
-    const { adapter, log } = setUp();
+    const { evaluate, log } = setUp();
     log.onCall = (context) => {
       const scratch = context.resources.get(Scratch);
       context.resources.get(Cache);
       events.push(`use scratch ${scratch.id}`);
     };
 
-    await adapter.evaluate(prompt, { resources });
+    await evaluate(prompt, { resources });
 
     expect(events).toEqual([
       'open scratch 1',
@@ -217,7 +217,7 @@ describe(EvaluationScope, () => {
       constructor(readonly text: string) {}
     }
     const log = new ProbeLog();
-    const { adapter } = createTestRuntime({
+    const { adapter, evaluate } = createTestRuntime({
       script: [{ toolCalls: [{ callId: 'c1', name: 'probe' }] }, { text: 'Done.' }],
       runtime: {
         resources: new ResourceRegistry().value(Greeting, new Greeting('from the runtime')),
@@ -231,11 +231,11 @@ describe(EvaluationScope, () => {
     const greetings: string[] = [];
     log.onCall = (context) => greetings.push(context.resources.get(Greeting).text);
 
-    await adapter.evaluate(prompt, {
+    await evaluate(prompt, {
       resources: new ResourceRegistry().value(Greeting, new Greeting('from the evaluation')),
     });
     adapter.push({ toolCalls: [{ callId: 'c2', name: 'probe' }] }, { text: 'Done.' });
-    await adapter.evaluate(prompt);
+    await evaluate(prompt);
 
     expect(greetings).toEqual(['from the evaluation', 'from the runtime']);
   });

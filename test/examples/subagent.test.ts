@@ -48,7 +48,7 @@ describe('examples/subagent', () => {
       lead,
       lead,
     ]);
-    expect(script?.requests.map((request) => [request.rendered.key, request.turn])).toEqual([
+    expect(script?.requests.map((request) => [request.prompt.key, request.turn])).toEqual([
       ['lead', 0],
       ['researcher', 0],
       ['researcher', 1],

@@ -8,9 +8,9 @@ import {
   type InMemoryFilesystemOptions,
   Prompt,
   ResourceRegistry,
-  toJsonSchema,
   type ToolCallOutcome,
 } from 'affordance';
+import { toJsonSchema } from 'affordance/provider';
 import type { ScriptedToolCall } from 'affordance/testing';
 import {
   FilesystemToolsLimits,

@@ -1,9 +1,8 @@
 import { Body, Controller, Injectable, Module, Post } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { Container } from 'inversify';
+import { Container, injectable } from 'inversify';
 
 import {
-  type AffordanceRuntime,
   ConfigurationError,
   installAffordance,
   Prompt,
@@ -15,9 +14,10 @@ import {
 } from 'affordance';
 import { AffordanceModule, AffordanceService } from 'affordance/nest';
 import { OpenAIAdapter, OpenAIAdapterOptions } from 'affordance/openai';
+import { providerCapabilities } from 'affordance/provider';
 import { ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
 
-import { catchError } from '../support/catch-error.js';
+import { catchError, catchRejection } from '../support/catch-error.js';
 import { createContext, listen, postJson } from '../support/nest-http.js';
 
 @Injectable()
@@ -61,29 +61,51 @@ class CountController {
   }
 }
 
+/**
+ * `CountController` that also checks, after each evaluation, that the module's
+ * scripted adapter has used up its script (the check ScriptedAdapter no longer
+ * makes by itself when an evaluation ends).
+ */
+@Controller()
+class CheckedCountController {
+  constructor(
+    private readonly affordance: AffordanceService,
+    private readonly adapter: ProviderAdapter,
+  ) {}
+
+  @Post('count')
+  async count(@Body() body: AskDto): Promise<{ answer: string | null }> {
+    const response = await this.affordance.evaluate(countingPrompt, { input: body.label });
+    if (!(this.adapter instanceof ScriptedAdapter)) throw new Error('not the scripted adapter');
+    this.adapter.assertDone();
+    return { answer: response.text };
+  }
+}
+
 /** The script of one request: call `count` with the request's label, then answer. */
 function scriptFor(label: string): ScriptedTurn[] {
   return [{ toolCalls: [{ name: 'count', arguments: { label } }] }, { text: `counted ${label}` }];
 }
 
 describe('Wiring mistakes name their fix instead of surfacing a bare inversify error', () => {
-  it('an adapter resolved from a container without installAffordance says to call installAffordance', () => {
+  it('an adapter resolves from a container without installAffordance: adapters hold no runtime', () => {
     const container = new Container();
-    container.bind(OpenAIAdapterOptions).toConstantValue({ model: 'gpt-5-mini' });
+    container
+      .bind(OpenAIAdapterOptions)
+      .toConstantValue({ model: 'gpt-5-mini', client: { apiKey: 'k' } });
     container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope();
 
-    const error = catchError(ConfigurationError, () => container.get(ProviderAdapter));
-
-    expect(error.subject).toBe('OpenAIAdapter');
-    expect(error.message).toMatch(/has no affordance installed/);
-    expect(error.fix).toMatch(/^Call installAffordance\(container\) before resolving the adapter/);
-    expect(error.message).not.toMatch(/No bindings found/);
+    expect(container.get(ProviderAdapter)).toBeInstanceOf(OpenAIAdapter);
   });
 
-  it('an adapter built by hand on something that is not a runtime says the same', () => {
-    const error = catchError(ConfigurationError, () => new ScriptedAdapter(undefined as never, []));
-    expect(error.subject).toBe('ScriptedAdapter');
-    expect(error.fix).toMatch(/installAffordance\(container\)/);
+  it('a runtime with no adapter passed or bound says to bind one', async () => {
+    const runtime = installAffordance(new Container());
+
+    const error = await catchRejection(ConfigurationError, () => runtime.evaluate(countingPrompt));
+
+    expect(error.subject).toBe("Evaluation of prompt 'hardening/counting'");
+    expect(error.fix).toMatch(/container\.bind\(ProviderAdapter\)/);
+    expect(error.message).not.toMatch(/No bindings found/);
   });
 
   it('once installAffordance is called, the same wiring works', () => {
@@ -102,19 +124,20 @@ describe('Wiring mistakes name their fix instead of surfacing a bare inversify e
     );
     expect(error.message).toBe(
       'AffordanceModule.forRoot: options.adapter is the ScriptedAdapter class, which the container cannot build: ' +
-        'it needs the script. Fix: Pass a factory: adapter: (runtime) => new ScriptedAdapter(runtime, script); ' +
+        'its constructor takes arguments and the class is not @injectable(). ' +
+        'Fix: Pass a factory: adapter: () => new ScriptedAdapter(script); ' +
         "add adapterScope: 'evaluation' to get a fresh script for every request.",
     );
   });
 
   it('AffordanceModule given an adapter class the container cannot build says why and what to pass instead', async () => {
+    // @injectable() lets the class past forRoot's check: the container only fails to build it at startup.
+    @injectable()
     class NeedsScript extends ProviderAdapter {
       override readonly name: string = 'needs-script';
-      constructor(
-        runtime: AffordanceRuntime,
-        readonly turns: readonly ScriptedTurn[],
-      ) {
-        super(runtime);
+      override readonly capabilities = providerCapabilities();
+      constructor(readonly turns: readonly ScriptedTurn[]) {
+        super();
       }
       override request(): never {
         throw new Error('unused');
@@ -135,14 +158,14 @@ describe('Wiring mistakes name their fix instead of surfacing a bare inversify e
     const { subject, fix } = error as ConfigurationError;
     expect(subject).toBe('AffordanceModule adapter NeedsScript');
     expect(fix).toMatch(
-      /^Pass a factory that builds it instead, e\.g\. adapter: \(runtime\) => new NeedsScript\(runtime, \.\.\.\)/,
+      /^Pass a factory that builds it instead, e\.g\. adapter: \(\) => new NeedsScript\(\.\.\.\)/,
     );
   });
 
   it('AffordanceModule refuses an adapterScope it does not know', () => {
     const error = catchError(ConfigurationError, () =>
       AffordanceModule.forRoot({
-        adapter: (runtime) => new ScriptedAdapter(runtime, []),
+        adapter: () => new ScriptedAdapter([]),
         adapterScope: 'request' as never,
       }),
     );
@@ -157,11 +180,8 @@ describe("AffordanceModule with adapterScope: 'evaluation' gives every request i
     @Module({
       imports: [
         AffordanceModule.forRoot({
-          adapter: (runtime) => {
-            const adapter = new ScriptedAdapter(
-              runtime,
-              scriptFor(labels[built.length] ?? 'extra'),
-            );
+          adapter: () => {
+            const adapter = new ScriptedAdapter(scriptFor(labels[built.length] ?? 'extra'));
             built.push(adapter);
             return adapter;
           },
@@ -208,11 +228,10 @@ describe("AffordanceModule with adapterScope: 'evaluation' gives every request i
     @Module({
       imports: [
         AffordanceModule.forRoot({
-          adapter: (runtime) =>
-            new ScriptedAdapter(runtime, [...scriptFor('apples'), ...scriptFor('pears')]),
+          adapter: () => new ScriptedAdapter([...scriptFor('apples'), ...scriptFor('pears')]),
         }),
       ],
-      controllers: [CountController],
+      controllers: [CheckedCountController],
       providers: [Counter, CountingSection],
     })
     class SharedScriptApp {}

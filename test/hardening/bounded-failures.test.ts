@@ -53,10 +53,10 @@ const prompt = new Prompt({
 
 async function oneCall(call: ScriptedToolCall) {
   const session = new Session();
-  const { adapter } = createTestRuntime({
+  const { adapter, evaluate } = createTestRuntime({
     script: [{ toolCalls: [{ callId: 'c1', ...call }] }, { text: 'done' }],
   });
-  await adapter.evaluate(prompt, { session });
+  await evaluate(prompt, { session });
   const [[, message] = []] = toolMessages(adapter.requests[1]);
   const [record] = session.slice(ToolInvoked).all();
   return { message: message ?? '', record };

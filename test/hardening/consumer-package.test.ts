@@ -32,9 +32,11 @@ import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const entryPoints = [
+  'affordance/provider',
   'affordance/testing',
   'affordance/openai',
   'affordance/planning',
+  'affordance/filesystem',
   'affordance/nest',
 ];
 
@@ -99,6 +101,8 @@ beforeAll(() => {
   );
   writeFileSync(join(consumer, 'agent.cjs'), commonJsConsumer);
   writeFileSync(join(consumer, 'agent.mjs'), esmConsumer);
+  writeFileSync(join(consumer, 'typed.ts'), typedConsumer);
+  writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(typedConsumerConfig));
 }, 120_000);
 
 afterAll(() => {
@@ -139,6 +143,15 @@ describe('The packed package', () => {
     });
   });
 
+  it('type-checks a TypeScript consumer against its declarations alone', () => {
+    const output = run(
+      process.execPath,
+      [join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+      consumer,
+    );
+    expect(output).toBe('');
+  });
+
   it('can be imported from an ES module', () => {
     const output = run(process.execPath, ['agent.mjs'], consumer);
     expect(JSON.parse(output)).toEqual({
@@ -147,6 +160,63 @@ describe('The packed package', () => {
     });
   });
 });
+
+/**
+ * A TypeScript consumer compiled against the published declarations only (with
+ * `stripInternal`): the members the runtime adds to `ToolContext` are visible
+ * to a tool, and an adapter can be written from `affordance/provider`.
+ */
+const typedConsumer = `import 'reflect-metadata';
+import { Container } from 'inversify';
+import { installAffordance, Prompt, ToolDefinition, ToolResult, type ToolContext } from 'affordance';
+import {
+  providerCapabilities,
+  ProviderAdapter,
+  type ProviderCapabilities,
+  type ProviderRequest,
+  type ProviderTurn,
+} from 'affordance/provider';
+import { createTestRuntime, ManualClock } from 'affordance/testing';
+import { FilesystemToolsSection } from 'affordance/filesystem';
+
+class Silent extends ProviderAdapter {
+  override readonly name = 'silent';
+  override readonly capabilities: ProviderCapabilities = providerCapabilities();
+  override request(request: ProviderRequest): Promise<ProviderTurn> {
+    return Promise.resolve({ text: request.prompt.label });
+  }
+}
+
+const child = new Prompt({ ns: 'consumer', key: 'child', sections: [FilesystemToolsSection] });
+export const nest = new ToolDefinition({
+  name: 'nest',
+  description: 'Runs the child prompt.',
+  handler: async (_params: unknown, context: ToolContext) => {
+    const response = await context.evaluate(child, { session: context.session, deadline: context.deadline });
+    return ToolResult.ok(response.text ?? '');
+  },
+});
+const runtime = installAffordance(new Container(), { clock: new ManualClock() });
+export const answer: Promise<string | null> = runtime
+  .evaluate(child, { adapter: new Silent() })
+  .then((response) => response.text);
+export const scripted = createTestRuntime({ script: [{ text: 'done' }] }).evaluate(child);
+`;
+
+const typedConsumerConfig = {
+  compilerOptions: {
+    strict: true,
+    noEmit: true,
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    target: 'es2022',
+    experimentalDecorators: true,
+    emitDecoratorMetadata: true,
+    skipLibCheck: false,
+    types: ['node'],
+  },
+  files: ['typed.ts'],
+};
 
 /** The agent both consumers run, written once: `load(name)` is `require` or `import`. */
 const agentBody = `
@@ -171,11 +241,11 @@ const prompt = new Prompt({
   key: 'echo',
   sections: [new MarkdownSection({ key: 'echo', title: 'Echo', template: 'Echo what you are given.', tools: [echo] })],
 });
-const { adapter, container } = createTestRuntime({
+const { container, evaluate } = createTestRuntime({
   script: [{ toolCalls: [{ name: 'echo', arguments: { text: 'hello' } }] }, { text: 'Echoed.' }],
 });
 const session = new Session();
-adapter.evaluate(prompt, { session, input: 'hello' }).then((response) => {
+evaluate(prompt, { session, input: 'hello' }).then((response) => {
   console.log(JSON.stringify({
     text: response.text,
     calls: session.slice(ToolInvoked).all().map((call) => ({

@@ -101,10 +101,10 @@ async function callReturning(value: unknown) {
     sections: [new MarkdownSection({ key: 'zoo', title: 'Zoo', template: 'Zoo.', tools: [tool] })],
   });
   const session = new Session();
-  const { adapter } = createTestRuntime({
+  const { adapter, evaluate } = createTestRuntime({
     script: [{ toolCalls: [{ name: 'give', callId: 'c1' }] }, { text: 'done' }],
   });
-  const response = await adapter.evaluate(prompt, { session });
+  const response = await evaluate(prompt, { session });
   return { result, session, response, sent: toolMessages(adapter.requests[1])[0]?.[1] };
 }
 

@@ -7,9 +7,9 @@ import {
   ConfigurationError,
   Deadline,
   InProcessDispatcher,
+  installAffordance,
   MarkdownSection,
   Prompt,
-  ProviderAdapter,
   Reducer,
   ResourceRegistry,
   Session,
@@ -21,7 +21,6 @@ import {
   ToolResult,
 } from 'affordance';
 import { AffordanceModule } from 'affordance/nest';
-import { OpenAIAdapter, OpenAIAdapterOptions } from 'affordance/openai';
 import { planningGuidance, type PlanningStrategy } from 'affordance/planning';
 
 import {
@@ -211,12 +210,18 @@ describe('The advice of each error can be followed with the entry points alone',
     expectFollowable(advice, ['OpenAIAdapter', 'ScriptedAdapter']);
   });
 
-  it('an OpenAIAdapter resolved from a container without affordance is told to call installAffordance', () => {
-    const container = new Container();
-    container.bind(OpenAIAdapterOptions).toConstantValue({ model: 'gpt-5-mini' });
-    container.bind(ProviderAdapter).to(OpenAIAdapter);
-    const advice = adviceOf(() => container.get(ProviderAdapter));
-    expectFollowable(advice, ['installAffordance']);
+  it('an evaluation with no adapter bound in the container is told to bind one, e.g. OpenAIAdapter', async () => {
+    const runtime = installAffordance(new Container());
+    const section = new MarkdownSection({ key: 'intro', title: 'Intro', template: 'Answer.' });
+    const prompt = new Prompt({ ns: 'advice', key: 'adapter', sections: [section] });
+    const rejection = await runtime.evaluate(prompt).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const advice = adviceOf(() => {
+      throw rejection;
+    });
+    expectFollowable(advice, ['ProviderAdapter', 'OpenAIAdapter']);
   });
 
   it('a prompt whose output class has no decorators is told to add @IsString() (class-validator)', () => {

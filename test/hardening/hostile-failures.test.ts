@@ -3,15 +3,14 @@ import { IsString } from 'class-validator';
 import {
   MarkdownSection,
   Prompt,
-  type ProviderRequest,
   ProviderAdapter,
-  type ProviderTurn,
   Session,
   SliceOp,
   ToolDefinition,
   ToolInvoked,
   ToolResult,
 } from 'affordance';
+import { providerCapabilities, type ProviderRequest, type ProviderTurn } from 'affordance/provider';
 import { createTestRuntime } from 'affordance/testing';
 import { Container } from 'inversify';
 import { installAffordance } from 'affordance';
@@ -111,10 +110,10 @@ describe('A handler that throws anything gives a failed result, never a rejected
       },
     });
     const session = new Session();
-    const { adapter } = createTestRuntime({
+    const { adapter, evaluate } = createTestRuntime({
       script: [{ toolCalls: [{ name: 'explode', callId: 'c1' }] }, { text: 'recovered' }],
     });
-    const response = await adapter.evaluate(promptWith([tool]), { session });
+    const response = await evaluate(promptWith([tool]), { session });
     expect(response.text).toBe('recovered');
     const [[callId, message] = []] = toolMessages(adapter.requests[1]);
     expect(callId).toBe('c1');
@@ -139,10 +138,10 @@ describe('A reducer or subscriber that throws anything is recorded, never a reje
     session.dispatcher.subscribe(ToolInvoked, () => {
       throw make();
     });
-    const { adapter } = createTestRuntime({
+    const { adapter, evaluate } = createTestRuntime({
       script: [{ toolCalls: [{ name: 'mark', callId: 'c1' }] }, { text: 'recovered' }],
     });
-    const response = await adapter.evaluate(promptWith([tool]), { session });
+    const response = await evaluate(promptWith([tool]), { session });
     expect(response.text).toBe('recovered');
     const [[, message] = []] = toolMessages(adapter.requests[1]);
     expect(message).toMatch(/^Reducer errors prevented applying tool result: /);
@@ -165,14 +164,12 @@ class QueryParams {
 /** An adapter that hands the runtime already-decoded arguments: here, hostile ones. */
 class DecodedArgumentsAdapter extends ProviderAdapter {
   readonly name = 'decoded';
+  override readonly capabilities = providerCapabilities();
   readonly sent: ProviderRequest[] = [];
   #turn = 0;
 
-  constructor(
-    container: Container,
-    private readonly argumentsFor: () => unknown,
-  ) {
-    super(installAffordance(container));
+  constructor(private readonly argumentsFor: () => unknown) {
+    super();
   }
 
   override request(request: ProviderRequest): Promise<ProviderTurn> {
@@ -203,9 +200,10 @@ describe('Hostile decoded arguments from an adapter give failed calls, never a r
         description: 'Takes no arguments.',
         handler: () => ToolResult.ok(null, 'pong'),
       });
-      const adapter = new DecodedArgumentsAdapter(new Container(), make);
+      const runtime = installAffordance(new Container());
+      const adapter = new DecodedArgumentsAdapter(make);
       const session = new Session();
-      const response = await adapter.evaluate(promptWith([search, ping]), { session });
+      const response = await runtime.evaluate(promptWith([search, ping]), { session, adapter });
       expect(response.text).toBe('recovered');
       const messages = toolMessages(adapter.sent[1]);
       expect(messages.map(([callId]) => callId)).toEqual(['p1', 'p2']);

@@ -58,11 +58,11 @@ describe('A call that was interrupted cannot write after its rollback', () => {
         return ToolResult.ok(null, 'too late');
       },
     });
-    const { adapter } = createTestRuntime({
+    const { evaluate } = createTestRuntime({
       script: [{ toolCalls: [{ name: 'stubborn_writer', callId: 'c1' }] }],
     });
     const error = await catchRejection(PromptEvaluationError, () =>
-      adapter.evaluate(workPrompt('interrupted', [stubborn]), {
+      evaluate(workPrompt('interrupted', [stubborn]), {
         session,
         signal: controller.signal,
         resources: new ResourceRegistry().value(Filesystem, fs),
@@ -108,14 +108,14 @@ describe('A call that was interrupted cannot write after its rollback', () => {
     }
 
     const session = new Session();
-    const { adapter } = createTestRuntime({ script: [{ toolCalls: [{ name: 'late_note' }] }] });
+    const { evaluate } = createTestRuntime({ script: [{ toolCalls: [{ name: 'late_note' }] }] });
     const prompt = new Prompt({
       ns: 'hardening',
       key: 'injected',
       sections: [InjectedSessionSection],
     });
     await catchRejection(PromptEvaluationError, () =>
-      adapter.evaluate(prompt, { session, signal: controller.signal }),
+      evaluate(prompt, { session, signal: controller.signal }),
     );
     resume.resolve();
     expect(ToolCallClosedError.is(await outcome.promise)).toBe(true);
@@ -145,7 +145,7 @@ describe('A nested evaluation inside a call that was interrupted stops', () => {
       description: 'Runs a sub-agent without passing its signal on.',
       handler: async (_params: undefined, context: ToolContext) => {
         try {
-          await context.adapter.evaluate(child, { session: context.session });
+          await context.evaluate(child, { session: context.session });
           childOutcome.resolve('completed');
         } catch (error) {
           childOutcome.resolve(error);
@@ -154,7 +154,7 @@ describe('A nested evaluation inside a call that was interrupted stops', () => {
       },
     });
     const session = new Session();
-    const { adapter } = createTestRuntime({
+    const { adapter, evaluate } = createTestRuntime({
       script: [
         { toolCalls: [{ name: 'delegate', callId: 'outer' }] },
         { toolCalls: [{ name: 'wait_for_gate', callId: 'inner' }] },
@@ -163,7 +163,7 @@ describe('A nested evaluation inside a call that was interrupted stops', () => {
       ],
     });
     await catchRejection(PromptEvaluationError, () =>
-      adapter.evaluate(workPrompt('interrupted', [delegate]), {
+      evaluate(workPrompt('interrupted', [delegate]), {
         session,
         signal: controller.signal,
       }),
@@ -196,7 +196,7 @@ describe('Every interrupted call of a read-only batch gets its own record', () =
       },
     });
     const session = new Session();
-    const { adapter } = createTestRuntime({
+    const { evaluate } = createTestRuntime({
       script: [
         {
           toolCalls: [
@@ -208,7 +208,7 @@ describe('Every interrupted call of a read-only batch gets its own record', () =
       ],
     });
     await catchRejection(PromptEvaluationError, () =>
-      adapter.evaluate(workPrompt('interrupted', [search]), { session, signal: controller.signal }),
+      evaluate(workPrompt('interrupted', [search]), { session, signal: controller.signal }),
     );
     const records = session
       .slice(ToolInvoked)

@@ -108,11 +108,11 @@ describe('An API key never shows in what the OpenAI adapter exposes or throws', 
 
   describe('the adapter and a tool context', () => {
     it('print without the key when the container binds the client', async () => {
-      const { adapter } = await start();
+      const { adapter, runtime } = await start();
       const seen: ToolContext[] = [];
       server!.reply(...toolThenAnswer());
 
-      await adapter.evaluate(peekingPrompt(seen), { session: new Session() });
+      await runtime.evaluate(peekingPrompt(seen), { session: new Session() });
 
       expect(seen).toHaveLength(1);
       expect(seen[0]!.adapter).toBe(adapter);
@@ -135,7 +135,7 @@ describe('An API key never shows in what the OpenAI adapter exposes or throws', 
     it('print without the key when the adapter builds its client from options.client', async () => {
       server = await OpenAITestServer.start();
       const container = new Container();
-      installAffordance(container);
+      const runtime = installAffordance(container);
       container.bind(OpenAIAdapterOptions).toConstantValue({
         model: 'gpt-test',
         client: { apiKey: key, baseURL: server.baseURL },
@@ -145,7 +145,7 @@ describe('An API key never shows in what the OpenAI adapter exposes or throws', 
       const seen: ToolContext[] = [];
       server.reply(...toolThenAnswer());
 
-      await adapter.evaluate(peekingPrompt(seen), { session: new Session() });
+      await runtime.evaluate(peekingPrompt(seen), { adapter, session: new Session() });
 
       expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`);
       expect(printed(adapter)).not.toContain(key);
@@ -155,11 +155,11 @@ describe('An API key never shows in what the OpenAI adapter exposes or throws', 
 
   describe('a 401 that echoes the key', () => {
     it('gives an error whose message, payload and cause chain are redacted', async () => {
-      const { adapter } = await start();
+      const { runtime } = await start();
       server!.reply(unauthorized(key, { 'x-echo-authorization': `Bearer ${key}` }));
 
       const error = await catchRejection(PromptEvaluationError, () =>
-        adapter.evaluate(peekingPrompt([]), { session: new Session() }),
+        runtime.evaluate(peekingPrompt([]), { session: new Session() }),
       );
 
       expect(error.message).toContain(
@@ -179,11 +179,11 @@ describe('An API key never shows in what the OpenAI adapter exposes or throws', 
     });
 
     it('redacts a partly masked sk- key as OpenAI prints it', async () => {
-      const { adapter } = await start();
+      const { runtime } = await start();
       server!.reply(unauthorized('sk-test-***********************cdef'));
 
       const error = await catchRejection(PromptEvaluationError, () =>
-        adapter.evaluate(peekingPrompt([]), { session: new Session() }),
+        runtime.evaluate(peekingPrompt([]), { session: new Session() }),
       );
 
       expect(error.message).toContain('Incorrect API key provided: [redacted key].');
@@ -193,7 +193,7 @@ describe('An API key never shows in what the OpenAI adapter exposes or throws', 
 
   it('reports retries with a redacted error', async () => {
     const events: OpenAIRetryEvent[] = [];
-    const { adapter } = await start({
+    const { runtime } = await start({
       maxRetries: 1,
       onRetry: (event: OpenAIRetryEvent) => events.push(event),
     });
@@ -212,14 +212,14 @@ describe('An API key never shows in what the OpenAI adapter exposes or throws', 
       { json: responseBody([message('Done.')]) },
     );
 
-    await adapter.evaluate(peekingPrompt([]), { session: new Session() });
+    await runtime.evaluate(peekingPrompt([]), { session: new Session() });
 
     expect(events).toHaveLength(1);
     expect(printed(events[0]!.error)).not.toContain(key);
   });
 
   it('redacts a failed response that quotes the key in its payload', async () => {
-    const { adapter } = await start();
+    const { runtime } = await start();
     server!.reply({
       json: responseBody([], {
         status: 'failed',
@@ -228,7 +228,7 @@ describe('An API key never shows in what the OpenAI adapter exposes or throws', 
     });
 
     const error = await catchRejection(PromptEvaluationError, () =>
-      adapter.evaluate(peekingPrompt([]), { session: new Session() }),
+      runtime.evaluate(peekingPrompt([]), { session: new Session() }),
     );
 
     expect(error.message).toContain('The prompt contains [redacted key]');

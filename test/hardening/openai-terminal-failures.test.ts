@@ -44,7 +44,7 @@ describe('An OpenAI request that cannot succeed fails at once, saying why', () =
     });
   };
   const evaluate = () =>
-    harness.adapter.evaluate(orderDesk([] as CallLog), { session: new Session(), input: 'A-1?' });
+    harness.runtime.evaluate(orderDesk([] as CallLog), { session: new Session(), input: 'A-1?' });
 
   afterEach(async () => {
     expect(harness.server.problems()).toEqual([]);

@@ -7,14 +7,8 @@
  * changes. Shared by `dispatch.property.test.ts` and `npm run fuzz`, so it
  * uses no jest API.
  */
-import {
-  type AffordanceRuntime,
-  type ProviderRequest,
-  type ProviderTurn,
-  Session,
-  ToolInvoked,
-  ToolResult,
-} from 'affordance';
+import { type AffordanceRuntime, Session, ToolInvoked, ToolResult } from 'affordance';
+import type { ProviderRequest, ProviderTurn } from 'affordance/provider';
 import { ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
 
 import {
@@ -105,11 +99,10 @@ export function guardedPrototypes(): Fingerprint {
 /** A ScriptedAdapter that hands some calls' arguments over already decoded, as an SDK adapter may. */
 class DecodingAdapter extends ScriptedAdapter {
   constructor(
-    runtime: AffordanceRuntime,
     turns: readonly ScriptedTurn[],
     private readonly decoded: ReadonlyMap<string, unknown>,
   ) {
-    super(runtime, turns);
+    super(turns);
   }
 
   override async request(request: ProviderRequest): Promise<ProviderTurn> {
@@ -186,12 +179,13 @@ export async function runPlannedEvaluation(
     if (thrown !== undefined) throw thrown();
   });
 
-  const adapter = new DecodingAdapter(runtime, turns, decoded);
+  const adapter = new DecodingAdapter(turns, decoded);
   const violations: string[] = [];
   const kinds = new Map<CallKind, number>();
   let longestMessage = 0;
   try {
-    const response = await adapter.evaluate(dispatchPrompt, { session });
+    const response = await runtime.evaluate(dispatchPrompt, { session, adapter });
+    adapter.assertDone();
     const messages = (adapter.requests.at(-1)?.messages ?? []).flatMap((message) =>
       message.role === 'tool' ? [message.callId] : [],
     );

@@ -36,7 +36,7 @@ describe('Two evaluations sharing one session never erase each other’s committ
     const failGate = deferred<boolean>();
     const gates = new Map([['fail_1', failGate.promise]]);
     const writer = gatedWriter('write_note', gates);
-    const { adapter } = createTestRuntime({
+    const { adapter, runtime } = createTestRuntime({
       script: [
         { toolCalls: [{ name: 'write_note', callId: 'fail_1' }] },
         { toolCalls: [{ name: 'write_note', callId: 'ok_1' }] },
@@ -45,13 +45,14 @@ describe('Two evaluations sharing one session never erase each other’s committ
       ],
     });
     const prompt = workPrompt('shared', [writer]);
-    const first = adapter.evaluate(prompt, { session });
+    const first = runtime.evaluate(prompt, { session, adapter });
     await settle();
     // The second evaluation's call commits while the first one's call is still open...
-    const second = adapter.evaluate(prompt, { session });
+    const second = runtime.evaluate(prompt, { session, adapter });
     await settle();
     failGate.resolve(false);
     await Promise.all([first, second]);
+    adapter.assertDone();
     // ...and the first call's rollback removes only its own note.
     expect(notes(session)).toEqual(['write_note:ok_1']);
   });
@@ -66,11 +67,11 @@ describe('Two evaluations sharing one session never erase each other’s committ
       description: 'Ask a sub-agent.',
       readOnly: true,
       handler: async (_params: undefined, context: ToolContext) => {
-        const answer = await context.adapter.evaluate(child, { session: context.session });
+        const answer = await context.evaluate(child, { session: context.session });
         return ToolResult.ok(null, answer.text ?? '');
       },
     });
-    const { adapter } = createTestRuntime({
+    const { evaluate } = createTestRuntime({
       script: [
         { toolCalls: [{ name: 'delegate' }, { name: 'delegate' }] },
         // The two sub-agents' first turns, in the order they start.
@@ -81,7 +82,7 @@ describe('Two evaluations sharing one session never erase each other’s committ
         { text: 'lead done' },
       ],
     });
-    const running = adapter.evaluate(workPrompt('lead', [delegate]), { session });
+    const running = evaluate(workPrompt('lead', [delegate]), { session });
     await settle();
     failGate.resolve(false);
     await running;
@@ -96,11 +97,11 @@ describe('Two evaluations sharing one session never erase each other’s committ
       name: 'delegate_and_write',
       description: 'Write through a sub-agent.',
       handler: async (_params: undefined, context: ToolContext) => {
-        const answer = await context.adapter.evaluate(child, { session: context.session });
+        const answer = await context.evaluate(child, { session: context.session });
         return ToolResult.ok(null, answer.text ?? '');
       },
     });
-    const { adapter } = createTestRuntime({
+    const { evaluate } = createTestRuntime({
       script: [
         { toolCalls: [{ name: 'delegate_and_write' }] },
         { toolCalls: [{ name: 'write_note', callId: 'nested' }] },
@@ -108,7 +109,7 @@ describe('Two evaluations sharing one session never erase each other’s committ
         { text: 'lead done' },
       ],
     });
-    const response = await adapter.evaluate(workPrompt('lead', [delegate]), { session });
+    const response = await evaluate(workPrompt('lead', [delegate]), { session });
     expect(response.text).toBe('lead done');
     expect(notes(session)).toEqual(['write_note:nested']);
   });
@@ -135,10 +136,11 @@ describe('Two evaluations sharing one session never erase each other’s committ
             })),
             ...outcomes.map(() => ({ text: 'done' })),
           ];
-          const { adapter } = createTestRuntime({ script });
+          const { adapter, runtime } = createTestRuntime({ script });
           const prompt = workPrompt('interleaved', [writer]);
-          const runs = outcomes.map(() => adapter.evaluate(prompt, { session }));
+          const runs = outcomes.map(() => runtime.evaluate(prompt, { session, adapter }));
           await scheduler.waitFor(Promise.all(runs));
+          adapter.assertDone();
           const expected = outcomes
             .map((succeed, index) => (succeed ? `write_note:call_${index}` : undefined))
             .filter((text) => text !== undefined)

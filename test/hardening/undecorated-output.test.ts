@@ -52,8 +52,8 @@ describe('A prompt refuses, when built, an output class no answer could validate
       @IsString() text!: string;
     }
     const prompt = promptWith(Answer);
-    const { adapter } = createTestRuntime({ script: [{ text: '{"text":"hello"}' }] });
-    const response = await adapter.evaluate(prompt);
+    const { evaluate } = createTestRuntime({ script: [{ text: '{"text":"hello"}' }] });
+    const response = await evaluate(prompt);
     expect(response.output).toBeInstanceOf(Answer);
     expect((response.output as Answer).text).toBe('hello');
   });

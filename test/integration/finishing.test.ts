@@ -16,14 +16,12 @@ const prompt = new Prompt({
 
 describe('finishing an evaluation', () => {
   it('should turn a failing PromptExecuted subscriber into PromptEvaluationError carrying the answer', async () => {
-    const { adapter } = createTestRuntime({ script: [{ text: 'All done.' }] });
+    const { evaluate } = createTestRuntime({ script: [{ text: 'All done.' }] });
     const session = new Session();
     session.dispatcher.subscribe(PromptExecuted, () => {
       throw new Error('audit sink is down');
     });
-    const error = await catchRejection(PromptEvaluationError, () =>
-      adapter.evaluate(prompt, { session }),
-    );
+    const error = await catchRejection(PromptEvaluationError, () => evaluate(prompt, { session }));
     expect(error.phase).toBe('response');
     expect(error.message).toContain('Recording the result failed: audit sink is down');
     expect(error.providerPayload).toMatchObject({ text: 'All done.' });
@@ -32,7 +30,7 @@ describe('finishing an evaluation', () => {
   it('should stop with phase response when the deadline passed while the provider answered', async () => {
     const clock = new ManualClock();
     const deadline = Deadline.in(5_000, { clock });
-    const { adapter } = createTestRuntime({
+    const { evaluate } = createTestRuntime({
       runtime: { clock },
       script: [
         {
@@ -43,9 +41,7 @@ describe('finishing an evaluation', () => {
         },
       ],
     });
-    const error = await catchRejection(PromptEvaluationError, () =>
-      adapter.evaluate(prompt, { deadline }),
-    );
+    const error = await catchRejection(PromptEvaluationError, () => evaluate(prompt, { deadline }));
     expect(error.phase).toBe('response');
     expect(error.message).toContain('Deadline expired while finishing the answer.');
   });

@@ -31,7 +31,7 @@ class AuditSection {
 
 describe('a singleton that depends on a call-scoped value', () => {
   it('should be a ConfigurationError before the first tool call, naming the path and the fix', async () => {
-    const { adapter, runtime } = createTestRuntime({
+    const { adapter, runtime, evaluate } = createTestRuntime({
       configure: (c) => c.bind(AuditLog).toSelf().inSingletonScope(),
       script: [{ toolCalls: [{ name: 'who_called' }] }, { text: 'done' }],
     });
@@ -40,7 +40,7 @@ describe('a singleton that depends on a call-scoped value', () => {
     expect(() => {
       runtime.prepare(prompt);
     }).toThrow(ConfigurationError);
-    const error = await catchRejection(ConfigurationError, () => adapter.evaluate(prompt));
+    const error = await catchRejection(ConfigurationError, () => evaluate(prompt));
     expect(error.message).toContain(
       'AuditSection → AuditLog (singleton) → affordance.tool-context (call scope)',
     );
@@ -49,7 +49,7 @@ describe('a singleton that depends on a call-scoped value', () => {
   });
 
   it('should pass when the service is transient, each call seeing its own context', async () => {
-    const { adapter } = createTestRuntime({
+    const { evaluate } = createTestRuntime({
       configure: (c) => c.bind(AuditLog).toSelf(),
       script: [
         {
@@ -62,7 +62,7 @@ describe('a singleton that depends on a call-scoped value', () => {
       ],
     });
     const prompt = new Prompt({ ns: 'demo', key: 'audit', sections: [AuditSection] });
-    const response = await adapter.evaluate(prompt);
+    const response = await evaluate(prompt);
     expect(response.toolCalls.map((call) => call.result.value)).toEqual(['a', 'b']);
   });
 });
@@ -82,13 +82,13 @@ describe('a section that injects evaluation values only', () => {
   it('should be resolved per call from its own evaluation, without a call container', async () => {
     const prompt = new Prompt({ ns: 'demo', key: 'session-echo', sections: [SessionEchoSection] });
     const run = async (): Promise<{ session: Session; values: unknown[] }> => {
-      const { adapter, runtime } = createTestRuntime({
+      const { runtime, evaluate } = createTestRuntime({
         script: [{ toolCalls: [{ name: 'session_id' }, { name: 'session_id' }] }, { text: 'done' }],
       });
       runtime.prepare(prompt);
       expect(runtime.isCallFree(SessionEchoSection)).toBe(true);
       const session = new Session();
-      const response = await adapter.evaluate(prompt, { session });
+      const response = await evaluate(prompt, { session });
       return { session, values: response.toolCalls.map((call) => call.result.value) };
     };
     const [first, second] = await Promise.all([run(), run()]);

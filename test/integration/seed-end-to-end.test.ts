@@ -66,7 +66,7 @@ class TriageSection {
 
 describe('a seed-like agent, end to end', () => {
   it('should recover from bad arguments, use the injected service and record everything in the session', async () => {
-    const { adapter, container } = createTestRuntime({
+    const { container, evaluate } = createTestRuntime({
       configure: (c) => c.bind(TicketStore).toSelf().inSingletonScope(),
       script: [
         {
@@ -106,7 +106,7 @@ describe('a seed-like agent, end to end', () => {
     });
     const session = new Session();
 
-    const response = await adapter.evaluate(prompt, {
+    const response = await evaluate(prompt, {
       session,
       input: 'My invoice has the wrong VAT.',
     });
@@ -138,7 +138,7 @@ describe('a seed-like agent, end to end', () => {
 
 describe('a tool returning an object its service still holds', () => {
   it('should record a copy, leaving the service free to change its own object', async () => {
-    const { adapter, container } = createTestRuntime({
+    const { container, evaluate } = createTestRuntime({
       configure: (c) => c.bind(TicketStore).toSelf().inSingletonScope(),
       script: [
         {
@@ -163,7 +163,7 @@ describe('a tool returning an object its service still holds', () => {
       output: TriageAnswer,
     });
     const session = new Session();
-    await adapter.evaluate(prompt, { session });
+    await evaluate(prompt, { session });
 
     const held = container.get(TicketStore).tickets[0] as Ticket;
     held.priority = 'high';

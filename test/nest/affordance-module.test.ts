@@ -6,7 +6,6 @@ import {
   AffordanceRuntime,
   ConfigurationError,
   Prompt,
-  type ProviderTurn,
   ProviderAdapter,
   Section,
   Session,
@@ -16,6 +15,7 @@ import {
 } from 'affordance';
 import { AffordanceModule, AffordanceService } from 'affordance/nest';
 import { Plan, PlanningToolsSection } from 'affordance/planning';
+import { providerCapabilities, type ProviderTurn } from 'affordance/provider';
 import { ScriptedAdapter } from 'affordance/testing';
 
 import { catchError, catchRejection } from '../support/catch-error.js';
@@ -57,12 +57,10 @@ class CannedAnswer {
 @injectable()
 class CannedAdapter extends ProviderAdapter {
   override readonly name: string = 'canned';
+  override readonly capabilities = providerCapabilities();
 
-  constructor(
-    @inject(AffordanceRuntime) runtime: AffordanceRuntime,
-    @inject(CannedAnswer) private readonly answer: CannedAnswer,
-  ) {
-    super(runtime);
+  constructor(@inject(CannedAnswer) private readonly answer: CannedAnswer) {
+    super();
   }
 
   override request(): Promise<ProviderTurn> {
@@ -114,7 +112,7 @@ describe(AffordanceModule, () => {
           AffordanceModule.forRoot({
             adapter: (runtime) => {
               given = runtime;
-              return new ScriptedAdapter(runtime, [
+              return new ScriptedAdapter([
                 { toolCalls: [{ name: 'greet', arguments: { name: 'Ada' } }] },
                 { text: 'greeted' },
               ]);
@@ -144,7 +142,7 @@ describe(AffordanceModule, () => {
       class FeatureModule {}
       @Module({
         imports: [
-          AffordanceModule.forRoot({ adapter: (runtime) => new ScriptedAdapter(runtime, []) }),
+          AffordanceModule.forRoot({ adapter: () => new ScriptedAdapter([]) }),
           FeatureModule,
         ],
       })
@@ -180,8 +178,8 @@ describe(AffordanceModule, () => {
       @Module({
         imports: [
           AffordanceModule.forRoot({
-            adapter: (runtime) =>
-              new ScriptedAdapter(runtime, [
+            adapter: () =>
+              new ScriptedAdapter([
                 {
                   toolCalls: [
                     { name: 'planning_setup_plan', arguments: { objective: 'Greet Ada' } },
@@ -232,7 +230,7 @@ describe(AffordanceModule, () => {
         @Module({
           imports: [
             AffordanceModule.forRoot({
-              adapter: (runtime) => new ScriptedAdapter(runtime, []),
+              adapter: () => new ScriptedAdapter([]),
               prompts: [unlistedPrompt],
             }),
           ],
@@ -257,9 +255,7 @@ describe(AffordanceModule, () => {
 
       it('should report the same problem at the first evaluation of a prompt not listed', async () => {
         @Module({
-          imports: [
-            AffordanceModule.forRoot({ adapter: (runtime) => new ScriptedAdapter(runtime, []) }),
-          ],
+          imports: [AffordanceModule.forRoot({ adapter: () => new ScriptedAdapter([]) })],
           providers: [Greeter, GreetingSection],
         })
         class LateModule {}
@@ -286,7 +282,7 @@ describe(AffordanceModule, () => {
         @Module({
           imports: [
             AffordanceModule.forRoot({
-              adapter: (runtime) => new ScriptedAdapter(runtime, []),
+              adapter: () => new ScriptedAdapter([]),
               configure: (container) => {
                 container.bind(SessionKeeper).toSelf().inSingletonScope();
               },
@@ -306,7 +302,7 @@ describe(AffordanceModule, () => {
         @Module({
           imports: [
             AffordanceModule.forRoot({
-              adapter: (runtime) => new ScriptedAdapter(runtime, []),
+              adapter: () => new ScriptedAdapter([]),
               prompts: [unlistedPrompt],
             }),
           ],
@@ -332,7 +328,7 @@ describe(AffordanceModule, () => {
             imports: [SettingsModule],
             inject: [Settings],
             useFactory: (settings: Settings) => ({
-              adapter: (runtime: AffordanceRuntime) => new ScriptedAdapter(runtime, []),
+              adapter: () => new ScriptedAdapter([]),
               runtime: { maxTurns: settings.maxTurns },
             }),
           }),

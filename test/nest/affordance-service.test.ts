@@ -87,7 +87,7 @@ class DeskSection {
 class FrontSection {
   @Tool({ name: 'ask_desk', description: 'Ask the desk agent.', result: Seen })
   async askDesk(_params: undefined, context: ToolContext): Promise<ToolResult<Seen>> {
-    const nested = await context.adapter.evaluate(deskPrompt, {
+    const nested = await context.evaluate(deskPrompt, {
       session: context.session,
       input: 'desk: who am I?',
     });
@@ -139,7 +139,7 @@ class CheckedController {
 @Module({
   imports: [
     AffordanceModule.forRoot({
-      adapter: (runtime) => new ScriptPerEvaluation(runtime, scriptFor),
+      adapter: () => new ScriptPerEvaluation(scriptFor),
       prompts: [deskPrompt, frontPrompt],
     }),
   ],
@@ -252,10 +252,10 @@ describe(AffordanceService, () => {
       });
 
       it('should give an evaluation started on the adapter directly one context of its own', async () => {
-        const adapter = affordance.adapter;
+        const runtime = affordance.runtime;
 
-        const first = await adapter.evaluate(deskPrompt, { input: 'direct one' });
-        const second = await adapter.evaluate(deskPrompt, { input: 'direct two' });
+        const first = await runtime.evaluate(deskPrompt, { input: 'direct one' });
+        const second = await runtime.evaluate(deskPrompt, { input: 'direct two' });
 
         const instances = [first, second].map((response) =>
           response.toolCalls.map((call) => (call.result.value as Seen).callerInstance),

@@ -81,7 +81,7 @@ describe(NestSectionBridge, () => {
       @Module({
         imports: [
           AffordanceModule.forRoot({
-            adapter: (runtime) => new ScriptPerEvaluation(runtime, () => twice('lookup')),
+            adapter: () => new ScriptPerEvaluation(() => twice('lookup')),
           }),
         ],
         providers: [KnowledgeBase, Reporter, LibrarySection],
@@ -112,7 +112,7 @@ describe(NestSectionBridge, () => {
       @Module({
         imports: [
           AffordanceModule.forRoot({
-            adapter: (runtime) => new ScriptPerEvaluation(runtime, () => twice('draft')),
+            adapter: () => new ScriptPerEvaluation(() => twice('draft')),
           }),
         ],
         providers: [DraftSection],
@@ -138,7 +138,7 @@ describe(NestSectionBridge, () => {
       @Module({
         imports: [
           AffordanceModule.forRoot({
-            adapter: (runtime) => new ScriptPerEvaluation(runtime, () => twice('label')),
+            adapter: () => new ScriptPerEvaluation(() => twice('label')),
           }),
         ],
         providers: [
@@ -163,7 +163,7 @@ describe(NestSectionBridge, () => {
       @Module({
         imports: [
           AffordanceModule.forRoot({
-            adapter: (runtime) => new ScriptPerEvaluation(runtime, () => twice('lookup')),
+            adapter: () => new ScriptPerEvaluation(() => twice('lookup')),
           }),
         ],
         providers: [KnowledgeBase, { provide: 'library', useClass: LibrarySection }],
@@ -189,9 +189,7 @@ describe(NestSectionBridge, () => {
         }
       }
       @Module({
-        imports: [
-          AffordanceModule.forRoot({ adapter: (runtime) => new ScriptedAdapter(runtime, []) }),
-        ],
+        imports: [AffordanceModule.forRoot({ adapter: () => new ScriptedAdapter([]) })],
         providers: [ForgottenSection],
       })
       class ForgetfulModule {}
@@ -207,9 +205,7 @@ describe(NestSectionBridge, () => {
       @Injectable()
       class SpecialLibrarySection extends LibrarySection {}
       @Module({
-        imports: [
-          AffordanceModule.forRoot({ adapter: (runtime) => new ScriptedAdapter(runtime, []) }),
-        ],
+        imports: [AffordanceModule.forRoot({ adapter: () => new ScriptedAdapter([]) })],
         providers: [KnowledgeBase, SpecialLibrarySection],
       })
       class SubclassModule {}
@@ -229,7 +225,7 @@ describe(NestSectionBridge, () => {
       class SecondModule {}
       @Module({
         imports: [
-          AffordanceModule.forRoot({ adapter: (runtime) => new ScriptedAdapter(runtime, []) }),
+          AffordanceModule.forRoot({ adapter: () => new ScriptedAdapter([]) }),
           FirstModule,
           SecondModule,
         ],
@@ -251,7 +247,7 @@ describe(NestSectionBridge, () => {
       @Module({
         imports: [
           AffordanceModule.forRoot({
-            adapter: (runtime) => new ScriptedAdapter(runtime, []),
+            adapter: () => new ScriptedAdapter([]),
             configure: (container) => {
               container.bind(LibrarySection).toSelf();
             },

@@ -41,7 +41,7 @@ describe(OpenAIAdapter, () => {
       harness.server.reply({ json: chatCompletion({ content: 'Which order?' }) });
       const prompt = orderDesk(log);
 
-      const response = await harness.adapter.evaluate(prompt, { input: 'Where is my order?' });
+      const response = await harness.runtime.evaluate(prompt, { input: 'Where is my order?' });
 
       expect(response.text).toBe('Which order?');
       const body = harness.server.requests[0]?.body;
@@ -95,7 +95,7 @@ describe(OpenAIAdapter, () => {
         },
       );
 
-      const response = await harness.adapter.evaluate(orderDesk(log), { input: 'A-1 and A-2?' });
+      const response = await harness.runtime.evaluate(orderDesk(log), { input: 'A-1 and A-2?' });
 
       expect(response.text).toBe('Both shipped.');
       expect(response.usage).toEqual(
@@ -154,7 +154,7 @@ describe(OpenAIAdapter, () => {
         { json: chatCompletion({ content: 'Shipped.' }) },
       );
 
-      await harness.adapter.evaluate(orderDesk(log), { toolChoice: { name: 'lookup_order' } });
+      await harness.runtime.evaluate(orderDesk(log), { toolChoice: { name: 'lookup_order' } });
 
       expect(harness.server.requests.map((request) => request.body['tool_choice'])).toEqual([
         { type: 'function', function: { name: 'lookup_order' } },
@@ -176,7 +176,7 @@ describe(OpenAIAdapter, () => {
       });
       harness.server.reply({ json: chatCompletion({ content: '{"orderId":"A-9","note":null}' }) });
 
-      const response = await harness.adapter.evaluate(orderDesk(log, OrderSummary));
+      const response = await harness.runtime.evaluate(orderDesk(log, OrderSummary));
 
       expect(response.output).toEqual(Object.assign(new OrderSummary(), { orderId: 'A-9' }));
       expect((response.output as OrderSummary).note).toBeUndefined();
@@ -206,7 +206,7 @@ describe(OpenAIAdapter, () => {
         sections: [new MarkdownSection({ key: 'hi', title: 'Hi', template: 'Say hello.' })],
       });
 
-      await harness.adapter.evaluate(prompt);
+      await harness.runtime.evaluate(prompt);
 
       const body = harness.server.requests[0]?.body;
       expect(body).not.toHaveProperty('tools');
@@ -232,7 +232,7 @@ describe(OpenAIAdapter, () => {
         ],
       });
 
-      await harness.adapter.evaluate(prompt);
+      await harness.runtime.evaluate(prompt);
 
       const tools = harness.server.requests[0]?.body['tools'] as Body[];
       expect(tools[0]).toMatchObject({
@@ -245,7 +245,7 @@ describe(OpenAIAdapter, () => {
   describe('.request (Chat Completions answers that cannot be used)', () => {
     const failure = () =>
       catchRejection(PromptEvaluationError, () =>
-        harness.adapter.evaluate(orderDesk(log), { session: new Session() }),
+        harness.runtime.evaluate(orderDesk(log), { session: new Session() }),
       );
 
     it('should never run tool arguments cut off by the token limit', async () => {
@@ -307,7 +307,7 @@ describe(OpenAIAdapter, () => {
       });
 
       const error = await catchRejection(PromptValidationError, () =>
-        harness.adapter.evaluate(prompt),
+        harness.runtime.evaluate(prompt),
       );
 
       expect(error.message).toContain(

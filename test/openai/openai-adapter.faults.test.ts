@@ -54,7 +54,7 @@ describe(OpenAIAdapter, () => {
   });
 
   const evaluate = (options: Record<string, unknown> = {}) =>
-    harness.adapter.evaluate(orderDesk(log), { session, input: 'A-1?', ...options });
+    harness.runtime.evaluate(orderDesk(log), { session, input: 'A-1?', ...options });
 
   describe('.request (retries)', () => {
     it('should wait what retry-after-ms asks after a 429, then succeed', async () => {

@@ -68,7 +68,7 @@ describe(OpenAIAdapter, () => {
         json: responseBody([searchCall(), interpreterCall, message('It is sunny; 6 × 7 = 42.')]),
       });
 
-      const response = await harness.adapter.evaluate(
+      const response = await harness.runtime.evaluate(
         promptWith(webSearch, fileSearch, codeInterpreter),
         {
           session,
@@ -107,7 +107,7 @@ describe(OpenAIAdapter, () => {
         handler: () => ToolResult.ok(null, 'Noted.'),
       });
 
-      await harness.adapter.evaluate(promptWith(webSearch, note), { session });
+      await harness.runtime.evaluate(promptWith(webSearch, note), { session });
 
       const [search] = session.slice(ToolInvoked).all();
       expect([search?.native, search?.outcome, search?.result.message]).toEqual([
@@ -125,10 +125,10 @@ describe(OpenAIAdapter, () => {
         { json: responseBody([message('b')]) },
       );
 
-      await harness.adapter.evaluate(promptWith(codeInterpreter, webSearch), {
+      await harness.runtime.evaluate(promptWith(codeInterpreter, webSearch), {
         toolChoice: { name: 'code_interpreter' },
       });
-      await harness.adapter.evaluate(promptWith(codeInterpreter, webSearch), {
+      await harness.runtime.evaluate(promptWith(codeInterpreter, webSearch), {
         toolChoice: { name: 'web_search' },
       });
 
@@ -161,7 +161,7 @@ describe(OpenAIAdapter, () => {
       };
       harness.server.reply({ json: responseBody([call, output, message('It runs Linux.')]) });
 
-      await harness.adapter.evaluate(promptWith(hostedShell), { session });
+      await harness.runtime.evaluate(promptWith(hostedShell), { session });
 
       expect(harness.server.requests[0]?.body['tools']).toEqual([
         { type: 'shell', environment: { type: 'container_auto' } },
@@ -197,7 +197,7 @@ describe(OpenAIAdapter, () => {
         { json: responseBody([message('You are in /home/ada.')]) },
       );
 
-      await harness.adapter.evaluate(promptWith(shell), { session });
+      await harness.runtime.evaluate(promptWith(shell), { session });
 
       expect(harness.server.requests[0]?.body['tools']).toEqual([
         { type: 'shell', environment: { type: 'local' } },
@@ -244,7 +244,7 @@ describe(OpenAIAdapter, () => {
         { json: responseBody([message('Cannot run it.')]) },
       );
 
-      await harness.adapter.evaluate(promptWith(shell));
+      await harness.runtime.evaluate(promptWith(shell));
 
       expect((harness.server.requests[1]?.body['input'] as Body[]).at(-1)).toEqual({
         type: 'shell_call_output',
@@ -290,7 +290,7 @@ describe(OpenAIAdapter, () => {
           { json: responseBody([message('Done.')]) },
         );
 
-        await harness.adapter.evaluate(promptWith(patch), { toolChoice: { name: 'apply_patch' } });
+        await harness.runtime.evaluate(promptWith(patch), { toolChoice: { name: 'apply_patch' } });
 
         expect(harness.server.requests[0]?.body['tools']).toEqual([{ type: 'apply_patch' }]);
         expect(harness.server.requests[0]?.body['tool_choice']).toEqual({ type: 'apply_patch' });
@@ -324,7 +324,7 @@ describe(OpenAIAdapter, () => {
       ],
     ])('should reject %s before any request', async (_what, tool, fix) => {
       const error = await catchRejection(PromptValidationError, () =>
-        harness.adapter.evaluate(promptWith(tool)),
+        harness.runtime.evaluate(promptWith(tool)),
       );
 
       expect(error.message).toContain(fix);
@@ -340,7 +340,7 @@ describe(OpenAIAdapter, () => {
       const local = new ShellTool({ handler: () => ToolResult.ok([]) });
 
       const error = await catchRejection(PromptValidationError, () =>
-        harness.adapter.evaluate(promptWith(local, hosted)),
+        harness.runtime.evaluate(promptWith(local, hosted)),
       );
 
       expect(error.message).toContain("takes one 'shell' tool per request");

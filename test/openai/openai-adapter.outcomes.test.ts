@@ -28,7 +28,7 @@ describe(OpenAIAdapter, () => {
     await harness.server.close();
   });
 
-  const evaluate = () => harness.adapter.evaluate(orderDesk(log), { session, input: 'A-1?' });
+  const evaluate = () => harness.runtime.evaluate(orderDesk(log), { session, input: 'A-1?' });
   const failure = () => catchRejection(PromptEvaluationError, evaluate);
 
   describe('.request (responses that are not simply completed)', () => {
@@ -178,7 +178,7 @@ describe(OpenAIAdapter, () => {
       harness.server.reply({ json: responseBody([message('{"orderId":7,"note":null}')]) });
 
       const error = await catchRejection(PromptEvaluationError, () =>
-        harness.adapter.evaluate(orderDesk(log, OrderSummary), { session }),
+        harness.runtime.evaluate(orderDesk(log, OrderSummary), { session }),
       );
 
       expect(error.phase).toBe('response');

@@ -156,7 +156,7 @@ describe(OpenAIAdapter, () => {
             : responseBody([message('Closing answer (synthetic).')]),
         });
       }
-      const evaluation = started.adapter.evaluate(replayPrompt(recording, log), {
+      const evaluation = started.runtime.evaluate(replayPrompt(recording, log), {
         session,
         input: recordedInput(recording),
         toolChoice: recordedToolChoice(recording),

@@ -13,6 +13,7 @@ import { Budget } from '../../src/runtime/limits/budget.js';
 import { ProviderAdapter } from '../../src/provider/provider-adapter.js';
 import { toJsonSchema } from '../../src/schema/to-json-schema.js';
 import { Session } from '../../src/session/session.js';
+import type { ToolDefinition } from '../../src/tools/tool-definition.js';
 import { catchError, catchRejection } from '../support/catch-error.js';
 import { type OpenAIHarness, startOpenAI } from '../support/openai-harness.js';
 import {
@@ -32,6 +33,9 @@ import {
 } from '../support/order-desk.js';
 
 type Body = Record<string, unknown>;
+/** The profile the runtime reads a tool's arguments with: `openai-strict` when the adapter offers it strict. */
+const argumentsProfile = (adapter: ProviderAdapter, tool: ToolDefinition) =>
+  adapter.toolSpec(tool).strict ? 'openai-strict' : 'standard';
 const input = (body: Body | undefined): Body[] => (body?.['input'] ?? []) as Body[];
 
 describe(OpenAIAdapter, () => {
@@ -52,7 +56,7 @@ describe(OpenAIAdapter, () => {
       harness.server.reply({ json: responseBody([message('No order given.')]) });
       const prompt = orderDesk(log);
 
-      const response = await harness.adapter.evaluate(prompt, { input: 'Where is my order?' });
+      const response = await harness.runtime.evaluate(prompt, { input: 'Where is my order?' });
 
       expect(response.text).toBe('No order given.');
       const body = harness.server.requests[0]?.body;
@@ -92,7 +96,7 @@ describe(OpenAIAdapter, () => {
       );
       const session = new Session();
 
-      const response = await harness.adapter.evaluate(orderDesk(log), {
+      const response = await harness.runtime.evaluate(orderDesk(log), {
         input: 'Status of A-1?',
         session,
       });
@@ -129,7 +133,7 @@ describe(OpenAIAdapter, () => {
         { json: responseBody([message('Done.')]) },
       );
 
-      await harness.adapter.evaluate(orderDesk(log), { toolChoice: { name: 'lookup_order' } });
+      await harness.runtime.evaluate(orderDesk(log), { toolChoice: { name: 'lookup_order' } });
 
       expect(harness.server.requests.map((request) => request.body['tool_choice'])).toEqual([
         { type: 'function', name: 'lookup_order' },
@@ -143,7 +147,7 @@ describe(OpenAIAdapter, () => {
         harness = await startOpenAI();
         harness.server.reply({ json: responseBody([message('Fine.')]) });
 
-        await harness.adapter.evaluate(orderDesk(log), { toolChoice: choice });
+        await harness.runtime.evaluate(orderDesk(log), { toolChoice: choice });
 
         expect(harness.server.requests[0]?.body['tool_choice']).toBe(choice);
       },
@@ -153,7 +157,7 @@ describe(OpenAIAdapter, () => {
       harness = await startOpenAI();
 
       const error = await catchRejection(PromptEvaluationError, () =>
-        harness.adapter.evaluate(orderDesk(log), { toolChoice: { name: 'cancel_order' } }),
+        harness.runtime.evaluate(orderDesk(log), { toolChoice: { name: 'cancel_order' } }),
       );
 
       expect(error.phase).toBe('request');
@@ -166,7 +170,7 @@ describe(OpenAIAdapter, () => {
       harness = await startOpenAI();
       harness.server.reply({ json: responseBody([message('{"orderId":"A-3","note":null}')]) });
 
-      const response = await harness.adapter.evaluate(orderDesk(log, OrderSummary));
+      const response = await harness.runtime.evaluate(orderDesk(log, OrderSummary));
 
       expect(response.output).toEqual(Object.assign(new OrderSummary(), { orderId: 'A-3' }));
       // Without the adapter's normalisation the optional field would hold the null strict mode sent.
@@ -189,7 +193,7 @@ describe(OpenAIAdapter, () => {
         ]),
       });
 
-      const response = await harness.adapter.evaluate(orderDesk(log, [OrderSummary]));
+      const response = await harness.runtime.evaluate(orderDesk(log, [OrderSummary]));
 
       expect(response.output).toEqual([
         Object.assign(new OrderSummary(), { orderId: 'A-1' }),
@@ -211,7 +215,7 @@ describe(OpenAIAdapter, () => {
         { json: responseBody([message('Shipped.')], { usage: usage(420, 15) }) },
       );
 
-      const response = await harness.adapter.evaluate(orderDesk(log));
+      const response = await harness.runtime.evaluate(orderDesk(log));
 
       expect(response.usage).toEqual(
         new TokenUsage({ inputTokens: 720, outputTokens: 55, cachedTokens: 100 }),
@@ -224,7 +228,7 @@ describe(OpenAIAdapter, () => {
       });
       const session = new Session();
       const error = await catchRejection(PromptEvaluationError, () =>
-        harness.adapter.evaluate(orderDesk(log), {
+        harness.runtime.evaluate(orderDesk(log), {
           session,
           budget: new Budget({ maxTotalTokens: 1_000 }),
         }),
@@ -252,7 +256,7 @@ describe(OpenAIAdapter, () => {
       });
       harness.server.reply({ json: responseBody([message('Ok.')]) });
 
-      await harness.adapter.evaluate(orderDesk(log));
+      await harness.runtime.evaluate(orderDesk(log));
 
       expect(harness.server.requests[0]?.body).toMatchObject({
         parallel_tool_calls: false,
@@ -276,7 +280,7 @@ describe(OpenAIAdapter, () => {
       harness.server.reply({ json: responseBody([message('Ok.')]) });
       const prompt = orderDesk(log);
 
-      await harness.adapter.evaluate(prompt, { input: 'Hi' });
+      await harness.runtime.evaluate(prompt, { input: 'Hi' });
 
       const body = harness.server.requests[0]?.body;
       expect(body).not.toHaveProperty('instructions');
@@ -292,7 +296,7 @@ describe(OpenAIAdapter, () => {
       const prompt = orderDesk(log);
 
       const lookup = prompt.tools[0]!;
-      await harness.adapter.evaluate(prompt, {
+      await harness.runtime.evaluate(prompt, {
         overrides: {
           ns: prompt.ns,
           key: prompt.key,
@@ -320,8 +324,8 @@ describe(OpenAIAdapter, () => {
       harness = await startOpenAI();
       const [lookup, annotate] = orderDesk(log).render().tools;
 
-      expect(harness.adapter.argumentsProfile(lookup!)).toBe('openai-strict');
-      expect(harness.adapter.argumentsProfile(annotate!)).toBe('standard');
+      expect(argumentsProfile(harness.adapter, lookup!)).toBe('openai-strict');
+      expect(argumentsProfile(harness.adapter, annotate!)).toBe('standard');
     });
 
     it('should use the standard profile everywhere when strict tools are off', async () => {
@@ -329,9 +333,9 @@ describe(OpenAIAdapter, () => {
       harness.server.reply({ json: responseBody([message('Ok.')]) });
       const [lookup] = orderDesk(log).render().tools;
 
-      await harness.adapter.evaluate(orderDesk(log));
+      await harness.runtime.evaluate(orderDesk(log));
 
-      expect(harness.adapter.argumentsProfile(lookup!)).toBe('standard');
+      expect(argumentsProfile(harness.adapter, lookup!)).toBe('standard');
       const tools = harness.server.requests[0]?.body['tools'] as Body[];
       expect(tools[0]).toMatchObject({
         strict: false,
@@ -345,7 +349,7 @@ describe(OpenAIAdapter, () => {
       const server = await OpenAITestServer.start();
       harness = { server } as OpenAIHarness;
       const container = new Container();
-      installAffordance(container);
+      const runtime = installAffordance(container);
       container.bind(OpenAIAdapterOptions).toConstantValue({
         model: 'gpt-test',
         client: { apiKey: 'sk-own', baseURL: server.baseURL },
@@ -354,7 +358,7 @@ describe(OpenAIAdapter, () => {
       server.reply({ json: responseBody([message('Hello.')]) });
 
       const adapter = container.get(ProviderAdapter);
-      const response = await adapter.evaluate(orderDesk(log));
+      const response = await runtime.evaluate(orderDesk(log), { adapter });
 
       expect(adapter).toBeInstanceOf(OpenAIAdapter);
       expect(adapter instanceof OpenAIAdapter && adapter.client).toBeInstanceOf(OpenAI);
@@ -368,12 +372,11 @@ describe(OpenAIAdapter, () => {
 
       const missing = catchError(
         ConfigurationError,
-        () => new OpenAIAdapter(harness.runtime, client, {} as OpenAIAdapterOptions),
+        () => new OpenAIAdapter(client, {} as OpenAIAdapterOptions),
       );
       const api = catchError(
         ConfigurationError,
-        () =>
-          new OpenAIAdapter(harness.runtime, client, { model: 'm', api: 'completions' as never }),
+        () => new OpenAIAdapter(client, { model: 'm', api: 'completions' as never }),
       );
 
       expect(missing.subject).toBe('OpenAIAdapterOptions.model');

@@ -1,11 +1,5 @@
-import {
-  describePrompt,
-  Prompt,
-  Session,
-  toJsonSchema,
-  ToolInvoked,
-  type ToolCallOutcome,
-} from 'affordance';
+import { describePrompt, Prompt, Session, ToolInvoked, type ToolCallOutcome } from 'affordance';
+import { toJsonSchema } from 'affordance/provider';
 import type { ScriptedToolCall } from 'affordance/testing';
 import {
   AddStepParams,

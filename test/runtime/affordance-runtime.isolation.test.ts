@@ -178,17 +178,23 @@ describe(AffordanceRuntime, () => {
       }
 
       const runs = Array.from({ length: evaluations }, (_, i) => {
-        const adapter = new ScriptedAdapter(runtime, [
+        const adapter = new ScriptedAdapter([
           { toolCalls: [{ callId: `call-${i}`, name: 'echo', arguments: { tag: `tag-${i}` } }] },
           { text: `done ${i}` },
         ]);
         const session = new Session({ sessionId: `session-${i}` });
         const params = Object.assign(new AgentParams(), { agent: `agent-${i}` });
-        const response = adapter.evaluate(prompt, {
-          params: [params],
-          session,
-          input: `question ${i}`,
-        });
+        const response = runtime
+          .evaluate(prompt, {
+            adapter,
+            params: [params],
+            session,
+            input: `question ${i}`,
+          })
+          .then((r) => {
+            adapter.assertDone();
+            return r;
+          });
         return { i, adapter, session, response };
       });
       const responses = await Promise.all(runs.map((run) => run.response));

@@ -9,7 +9,6 @@ import {
   Deadline,
   DeadlineExceededError,
   type EvaluateOptions,
-  ManualClock,
   MarkdownSection,
   NativeTool,
   OutputParseError,
@@ -25,7 +24,7 @@ import {
   ToolInvoked,
   ToolResult,
 } from 'affordance';
-import { createTestRuntime, type ScriptedTurn } from 'affordance/testing';
+import { createTestRuntime, ManualClock, type ScriptedTurn } from 'affordance/testing';
 
 import { catchError, catchRejection } from '../support/catch-error.js';
 import { settle, toolMessages } from '../support/conversation.js';
@@ -100,8 +99,12 @@ function run<O>(
   runtime: RuntimeOptions = {},
 ) {
   const session = options.session ?? new Session();
-  const { adapter } = createTestRuntime({ script, runtime });
-  return { adapter, session, evaluate: () => adapter.evaluate(prompt, { ...options, session }) };
+  const agent = createTestRuntime({ script, runtime });
+  return {
+    adapter: agent.adapter,
+    session,
+    evaluate: () => agent.evaluate(prompt, { ...options, session }),
+  };
 }
 
 describe(AffordanceRuntime, () => {
@@ -577,9 +580,9 @@ describe(AffordanceRuntime, () => {
       });
 
       it('should use a new session when none is given', async () => {
-        const { adapter } = createTestRuntime({ script: [{ text: 'Paris.' }] });
+        const agent = createTestRuntime({ script: [{ text: 'Paris.' }] });
 
-        const response = await adapter.evaluate(freeText);
+        const response = await agent.evaluate(freeText);
 
         expect(response.text).toBe('Paris.');
       });
@@ -608,7 +611,7 @@ describe(AffordanceRuntime, () => {
           name: 'delegate',
           description: 'Ask the researcher sub-agent.',
           handler: async (_params: undefined, context: ToolContext) => {
-            const answer = await context.adapter.evaluate(child, {
+            const answer = await context.evaluate(child, {
               session: context.session,
               deadline: context.deadline,
             });
@@ -656,7 +659,7 @@ describe(AffordanceRuntime, () => {
           'invoked lead delegate',
           'executed lead',
         ]);
-        expect(adapter.requests.map((request) => [request.rendered.key, request.turn])).toEqual([
+        expect(adapter.requests.map((request) => [request.prompt.key, request.turn])).toEqual([
           ['lead', 0],
           ['researcher', 0],
           ['researcher', 1],
@@ -697,7 +700,7 @@ describe(AffordanceRuntime, () => {
         name: 'delegate',
         description: 'Ask the researcher sub-agent.',
         handler: async (_params: undefined, context: ToolContext) => {
-          const answer = await context.adapter.evaluate(child, {
+          const answer = await context.evaluate(child, {
             session: context.session,
             deadline: context.deadline,
           });

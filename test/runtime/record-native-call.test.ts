@@ -4,6 +4,7 @@ import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { Prompt } from '../../src/prompt/prompt.js';
 import type { ProviderTurn } from '../../src/provider/conversation.js';
 import { ProviderAdapter } from '../../src/provider/provider-adapter.js';
+import { providerCapabilities } from '../../src/provider/provider-capabilities.js';
 import { recordNativeCall } from '../../src/runtime/record-native-call.js';
 import type { ProviderRequest } from '../../src/provider/provider-request.js';
 import { Session } from '../../src/session/session.js';
@@ -14,15 +15,13 @@ import { ToolResult } from '../../src/tools/tool-result.js';
 /** An adapter that offers native tools and answers with one scripted turn. */
 class NativeAdapter extends ProviderAdapter {
   override readonly name: string = 'native-test';
+  // Offers every native tool.
+  override readonly capabilities = providerCapabilities({ nativeTools: true });
   readonly #turn: ProviderTurn;
 
-  constructor(runtime: ConstructorParameters<typeof ProviderAdapter>[0], turn: ProviderTurn) {
-    super(runtime);
+  constructor(turn: ProviderTurn) {
+    super();
     this.#turn = turn;
-  }
-
-  override validate(): void {
-    // Offers every native tool.
   }
 
   override request(_request: ProviderRequest): Promise<ProviderTurn> {
@@ -36,7 +35,7 @@ describe(recordNativeCall, () => {
       const { runtime } = createTestRuntime();
       const payload = { id: 'ws_1', type: 'web_search_call', status: 'completed' };
       const usage = new TokenUsage({ inputTokens: 10, outputTokens: 2 });
-      const adapter = new NativeAdapter(runtime, {
+      const adapter = new NativeAdapter({
         text: 'Sunny.',
         nativeCalls: [
           {
@@ -68,7 +67,7 @@ describe(recordNativeCall, () => {
       });
       const session = new Session();
 
-      const response = await adapter.evaluate(prompt, { session });
+      const response = await runtime.evaluate(prompt, { adapter, session });
 
       const events = session.slice(ToolInvoked).all();
       expect(

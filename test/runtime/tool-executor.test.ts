@@ -7,7 +7,6 @@ import {
   type EvaluateOptions,
   Filesystem,
   InMemoryFilesystem,
-  ManualClock,
   MarkdownSection,
   NativeTool,
   Prompt,
@@ -26,6 +25,7 @@ import {
 } from 'affordance';
 import {
   createTestRuntime,
+  ManualClock,
   ScriptedAdapter,
   type ScriptedToolCall,
   type ScriptedTurn,
@@ -113,7 +113,7 @@ const notesPrompt = new Prompt({ ns: 'test', key: 'notes', sections: [NotesSecti
 
 function setUp(script: readonly ScriptedTurn[]) {
   const policy = new NotePolicy();
-  const { adapter } = createTestRuntime({
+  const agent = createTestRuntime({
     script,
     configure: (container) => container.bind(NotePolicy).toConstantValue(policy),
   });
@@ -122,11 +122,11 @@ function setUp(script: readonly ScriptedTurn[]) {
   const fs = new InMemoryFilesystem();
   const resources = new ResourceRegistry().value(Filesystem, fs);
   return {
-    adapter,
+    adapter: agent.adapter,
     session,
     policy,
     evaluate: (options: EvaluateOptions = {}) =>
-      adapter.evaluate(notesPrompt, { session, resources, ...options }),
+      agent.evaluate(notesPrompt, { session, resources, ...options }),
     notes: () =>
       session
         .slice(NoteAdded)
@@ -487,12 +487,13 @@ describe(ToolExecutor, () => {
       ],
     });
     const { runtime } = createTestRuntime();
-    const adapter = new NativeScriptedAdapter(runtime, [
+    const adapter = new NativeScriptedAdapter([
       { toolCalls: [{ callId: 'w1', name: 'web_search', arguments: { query: 'x' } }] },
       { text: 'Done.' },
     ]);
 
-    const response = await adapter.evaluate(prompt);
+    const response = await runtime.evaluate(prompt, { adapter });
+    adapter.assertDone();
 
     expect(response.text).toBe('Done.');
     expect(toolMessages(adapter.requests[1])).toEqual([
@@ -535,11 +536,12 @@ describe(ToolExecutor, () => {
           }),
         ],
       });
-      const { adapter } = createTestRuntime({
+      const agent = createTestRuntime({
         script: [{ toolCalls: [{ callId: 'x1', name: 'explode' }] }, { text: 'Done.' }],
       });
+      const { adapter } = agent;
 
-      const response = await adapter.evaluate(prompt);
+      const response = await agent.evaluate(prompt);
 
       expect(response.text).toBe('Done.');
       expect(toolMessages(adapter.requests[1])).toEqual([
@@ -921,9 +923,9 @@ function pacedRun(pace: Pace, script: readonly ScriptedTurn[], runtime: RuntimeO
       }),
     ],
   });
-  const { adapter } = createTestRuntime({ script, runtime });
+  const agent = createTestRuntime({ script, runtime });
   return {
-    adapter,
-    evaluate: (options: EvaluateOptions = {}) => adapter.evaluate(prompt, options),
+    adapter: agent.adapter,
+    evaluate: (options: EvaluateOptions = {}) => agent.evaluate(prompt, options),
   };
 }

@@ -13,12 +13,14 @@ import * as nest from 'affordance/nest';
 import * as openai from 'affordance/openai';
 import * as filesystem from 'affordance/filesystem';
 import * as planning from 'affordance/planning';
+import * as provider from 'affordance/provider';
 import * as testing from 'affordance/testing';
 
 /** What each package entry point exports, by entry point. */
 export const entryPoints: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   affordance: core,
   'affordance/testing': testing,
+  'affordance/provider': provider,
   'affordance/openai': openai,
   'affordance/planning': planning,
   'affordance/filesystem': filesystem,
@@ -62,7 +64,7 @@ export const readerPlaceholders: ReadonlySet<string> = new Set([
  */
 const receivers: Readonly<Record<string, abstract new (...args: never[]) => unknown>> = {
   session: core.Session,
-  clock: core.ManualClock,
+  clock: testing.ManualClock,
   registry: core.ResourceRegistry,
   container: inversify.Container,
 };

@@ -33,12 +33,12 @@ export async function runToolCalls(
   turns: readonly (readonly ScriptedToolCall[])[],
   options: RunToolCallsOptions = {},
 ): Promise<ToolCallsRun> {
-  const { adapter } = createTestRuntime({
+  const { evaluate } = createTestRuntime({
     script: [...turns.map((toolCalls) => ({ toolCalls })), { text: 'done' }],
     ...(options.configure === undefined ? {} : { configure: options.configure }),
   });
   const session = options.session ?? new Session();
-  const response = await adapter.evaluate(prompt, {
+  const response = await evaluate(prompt, {
     session,
     ...(options.resources === undefined ? {} : { resources: options.resources }),
     ...(options.params === undefined ? {} : { params: options.params }),

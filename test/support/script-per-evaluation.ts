@@ -1,6 +1,9 @@
-import type { AffordanceRuntime } from '../../src/runtime/affordance-runtime.js';
 import type { ProviderTurn } from '../../src/provider/conversation.js';
 import { ProviderAdapter } from '../../src/provider/provider-adapter.js';
+import {
+  providerCapabilities,
+  type ProviderCapabilities,
+} from '../../src/provider/provider-capabilities.js';
 import type { ProviderRequest } from '../../src/provider/provider-request.js';
 import { ScriptedAdapter, type ScriptedTurn } from '../../src/testing/scripted-adapter.js';
 
@@ -12,13 +15,14 @@ import { ScriptedAdapter, type ScriptedTurn } from '../../src/testing/scripted-a
  */
 export class ScriptPerEvaluation extends ProviderAdapter {
   override readonly name: string = 'scripted';
+  override readonly capabilities: ProviderCapabilities = providerCapabilities();
   /** The user message of every evaluation started, in order. */
   readonly inputs: string[] = [];
   readonly #scriptFor: (input: string) => readonly ScriptedTurn[];
   readonly #scripts = new Map<string, ScriptedAdapter>();
 
-  constructor(runtime: AffordanceRuntime, scriptFor: (input: string) => readonly ScriptedTurn[]) {
-    super(runtime);
+  constructor(scriptFor: (input: string) => readonly ScriptedTurn[]) {
+    super();
     this.#scriptFor = scriptFor;
   }
 
@@ -27,7 +31,7 @@ export class ScriptPerEvaluation extends ProviderAdapter {
     if (script === undefined) {
       const input = userMessage(request);
       this.inputs.push(input);
-      script = new ScriptedAdapter(this.runtime, this.#scriptFor(input));
+      script = new ScriptedAdapter(this.#scriptFor(input));
       this.#scripts.set(request.evaluationId, script);
     }
     const turn = await script.request(request);

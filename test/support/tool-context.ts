@@ -2,6 +2,7 @@ import { Container } from 'inversify';
 
 import { Prompt } from '../../src/prompt/prompt.js';
 import { AffordanceRuntime } from '../../src/runtime/affordance-runtime.js';
+import type { EvaluateOptions } from '../../src/runtime/evaluate-options.js';
 import { ScriptedAdapter } from '../../src/testing/scripted-adapter.js';
 import { ResourceRegistry } from '../../src/resources/resource-registry.js';
 import { Session } from '../../src/session/session.js';
@@ -13,6 +14,8 @@ import type { ServiceResolver, ToolContext } from '../../src/tools/tool-context.
  */
 export function toolContext(services: ServiceResolver, callId = 'call_1'): ToolContext {
   const prompt = new Prompt({ ns: 'test', key: 'direct-call', sections: [] });
+  const runtime = new AffordanceRuntime(new Container());
+  const adapter = new ScriptedAdapter([]);
   return Object.freeze({
     callId,
     signal: new AbortController().signal,
@@ -24,7 +27,9 @@ export function toolContext(services: ServiceResolver, callId = 'call_1'): ToolC
     budgetTracker: undefined,
     resources: new ResourceRegistry().open(),
     filesystem: undefined,
-    adapter: new ScriptedAdapter(new AffordanceRuntime(new Container()), []),
+    adapter,
+    evaluate: <O>(child: Prompt<O>, options: EvaluateOptions = {}) =>
+      runtime.evaluate(child, { adapter, ...options }),
   });
 }
 

@@ -44,12 +44,12 @@ describe(createTestRuntime, () => {
   });
 
   it("should let configure bind the application's services for sections to inject", async () => {
-    const { adapter } = createTestRuntime({
+    const { evaluate } = createTestRuntime({
       script: [{ toolCalls: [{ name: 'greet', callId: 'g1' }] }, { text: 'Greeted.' }],
       configure: (container) => container.bind(Greeter).toSelf().inSingletonScope(),
     });
 
-    const response = await adapter.evaluate(prompt);
+    const response = await evaluate(prompt);
 
     expect(response.toolCalls.map((call) => call.message)).toEqual(['Hello from the application.']);
   });
@@ -57,7 +57,7 @@ describe(createTestRuntime, () => {
   it('should install into a given container and pass the runtime options on', async () => {
     const container = new Container();
     container.bind(Greeter).toSelf();
-    const { runtime, adapter } = createTestRuntime({
+    const { runtime, evaluate } = createTestRuntime({
       container,
       runtime: { maxTurns: 3 },
       script: [{ text: 'Hi.' }],
@@ -66,7 +66,7 @@ describe(createTestRuntime, () => {
     expect(runtime.container).toBe(container);
     expect(runtime.maxTurns).toBe(3);
     await expect(
-      adapter.evaluate(
+      evaluate(
         new Prompt({
           ns: 'test',
           key: 'plain',

@@ -9,6 +9,7 @@ import {
   ToolDefinition,
   ToolResult,
 } from 'affordance';
+import type { ProviderRequest } from 'affordance/provider';
 import { createTestRuntime, ScriptedAdapter, ScriptMismatchError } from 'affordance/testing';
 
 import { catchRejection } from '../support/catch-error.js';
@@ -34,16 +35,16 @@ const prompt = new Prompt({
 });
 
 describe(ScriptedAdapter, () => {
-  describe('.evaluate', () => {
+  describe('.request (through createTestRuntime(...).evaluate)', () => {
     it('should answer each request with the next turn and record every request', async () => {
-      const { adapter } = createTestRuntime({
+      const { adapter, evaluate } = createTestRuntime({
         script: [
           { text: 'Shouting now.', toolCalls: [{ name: 'shout', arguments: { text: 'hi' } }] },
           { text: 'I shouted.' },
         ],
       });
 
-      const response = await adapter.evaluate(prompt, { input: 'Say hi loudly.' });
+      const response = await evaluate(prompt, { input: 'Say hi loudly.' });
 
       expect(response.text).toBe('I shouted.');
       expect(adapter.requests).toHaveLength(2);
@@ -58,7 +59,7 @@ describe(ScriptedAdapter, () => {
     });
 
     it('should send string arguments verbatim, no arguments as {}, and number calls per request', async () => {
-      const { adapter } = createTestRuntime({
+      const { evaluate } = createTestRuntime({
         script: [
           {
             toolCalls: [
@@ -72,7 +73,7 @@ describe(ScriptedAdapter, () => {
         ],
       });
 
-      const response = await adapter.evaluate(prompt);
+      const response = await evaluate(prompt);
 
       expect(response.toolCalls.map(({ call }) => [call.callId, call.arguments])).toEqual([
         ['call_1_1', '{"text": "a"'],
@@ -82,8 +83,28 @@ describe(ScriptedAdapter, () => {
       ]);
     });
 
-    it("should add up each turn's usage over the evaluation", async () => {
-      const { adapter } = createTestRuntime({
+    it("should report each turn's own usage, not a running total", async () => {
+      const adapter = new ScriptedAdapter([
+        { text: 'One.', usage: { inputTokens: 100, outputTokens: 10 } },
+        { text: 'Two.', usage: { inputTokens: 120, outputTokens: 7 } },
+      ]);
+      const request = (turn: number) =>
+        ({
+          prompt: { name: 'scripted', ns: 'test', key: 'scripted', label: 'test/scripted' },
+          messages: [],
+          turn,
+        }) as unknown as ProviderRequest;
+
+      const first = await adapter.request(request(0));
+      const second = await adapter.request(request(1));
+
+      expect([first.usage?.inputTokens, first.usage?.outputTokens]).toEqual([100, 10]);
+      expect([second.usage?.inputTokens, second.usage?.outputTokens]).toEqual([120, 7]);
+      adapter.assertDone();
+    });
+
+    it("should have the runtime add up each turn's usage over the evaluation", async () => {
+      const { evaluate } = createTestRuntime({
         script: [
           {
             toolCalls: [{ name: 'shout', arguments: { text: 'a' } }],
@@ -93,18 +114,18 @@ describe(ScriptedAdapter, () => {
         ],
       });
 
-      const response = await adapter.evaluate(prompt);
+      const response = await evaluate(prompt);
 
       expect(response.usage?.inputTokens).toBe(220);
       expect(response.usage?.outputTokens).toBe(17);
     });
 
     it('should fail the request, naming the request and the last message, when the script runs out', async () => {
-      const { adapter } = createTestRuntime({
+      const { adapter, evaluate } = createTestRuntime({
         script: [{ toolCalls: [{ name: 'shout', arguments: { text: 'again' } }] }],
       });
 
-      const error = await catchRejection(PromptEvaluationError, () => adapter.evaluate(prompt));
+      const error = await catchRejection(PromptEvaluationError, () => evaluate(prompt));
 
       expect(error.phase).toBe('request');
       expect(error.cause).toBeInstanceOf(ScriptMismatchError);
@@ -122,11 +143,11 @@ describe(ScriptedAdapter, () => {
     });
 
     it('should reject the outermost evaluation when scripted turns are left over', async () => {
-      const { adapter } = createTestRuntime({
+      const { evaluate } = createTestRuntime({
         script: [{ text: 'Done.' }, { text: 'Never requested.' }, { text: 'Nor this.' }],
       });
 
-      const error = await adapter.evaluate(prompt).then(
+      const error = await evaluate(prompt).then(
         () => undefined,
         (rejected: unknown) => rejected,
       );
@@ -148,7 +169,7 @@ describe(ScriptedAdapter, () => {
         name: 'delegate',
         description: 'Ask a sub-agent.',
         handler: async (_params: undefined, context: ToolContext) => {
-          const answer = await context.adapter.evaluate(child, { session: context.session });
+          const answer = await context.evaluate(child, { session: context.session });
           return new ToolResult({ message: answer.text ?? '' });
         },
       });
@@ -164,7 +185,7 @@ describe(ScriptedAdapter, () => {
           }),
         ],
       });
-      const { adapter } = createTestRuntime({
+      const { adapter, evaluate } = createTestRuntime({
         script: [
           { toolCalls: [{ name: 'delegate', callId: 'd1' }] },
           { text: 'child answer' },
@@ -172,7 +193,7 @@ describe(ScriptedAdapter, () => {
         ],
       });
 
-      const response = await adapter.evaluate(parent, { session: new Session() });
+      const response = await evaluate(parent, { session: new Session() });
 
       expect(response.text).toBe('parent answer');
       expect(toolMessages(adapter.requests[2])).toEqual([['d1', 'child answer']]);
@@ -180,7 +201,7 @@ describe(ScriptedAdapter, () => {
 
     it('should surface a failing expect hook as the cause of the evaluation error', async () => {
       const seen: string[][] = [];
-      const { adapter } = createTestRuntime({
+      const { evaluate } = createTestRuntime({
         script: [
           { toolCalls: [{ name: 'shout', arguments: { text: 'hi' }, callId: 's1' }] },
           {
@@ -193,7 +214,7 @@ describe(ScriptedAdapter, () => {
         ],
       });
 
-      const error = await catchRejection(PromptEvaluationError, () => adapter.evaluate(prompt));
+      const error = await catchRejection(PromptEvaluationError, () => evaluate(prompt));
 
       expect(seen).toEqual([['HI']]);
       expect(error.phase).toBe('request');
@@ -202,7 +223,7 @@ describe(ScriptedAdapter, () => {
     });
 
     it('should let an expect hook check the request it answers', async () => {
-      const { adapter } = createTestRuntime({
+      const { evaluate } = createTestRuntime({
         script: [
           {
             expect: (request) => {
@@ -214,7 +235,7 @@ describe(ScriptedAdapter, () => {
         ],
       });
 
-      await expect(adapter.evaluate(prompt, { input: 'Be loud.' })).resolves.toMatchObject({
+      await expect(evaluate(prompt, { input: 'Be loud.' })).resolves.toMatchObject({
         text: 'OK.',
       });
     });
@@ -222,7 +243,7 @@ describe(ScriptedAdapter, () => {
 
   describe('.push and .assertDone', () => {
     it('should extend the script and report turns that were never requested', async () => {
-      const { adapter } = createTestRuntime();
+      const { adapter, evaluate } = createTestRuntime();
       expect(() => {
         adapter.assertDone();
       }).not.toThrow();
@@ -233,11 +254,9 @@ describe(ScriptedAdapter, () => {
         adapter.assertDone();
       }).toThrow(ScriptMismatchError);
 
-      await expect(adapter.evaluate(prompt)).rejects.toThrow(
-        /1 scripted turn\(s\) were never requested/,
-      );
+      await expect(evaluate(prompt)).rejects.toThrow(/1 scripted turn\(s\) were never requested/);
       expect(adapter.remaining).toBe(1);
-      await expect(adapter.evaluate(prompt)).resolves.toMatchObject({ text: 'Second.' });
+      await expect(evaluate(prompt)).resolves.toMatchObject({ text: 'Second.' });
     });
   });
 });

@@ -1,5 +1,7 @@
+import type { Class } from '../class-type.js';
+
 /** Any class constructor, used to name the params class an error is about. */
-export type ClassRef = abstract new (...args: never[]) => unknown;
+export type ClassRef = Class;
 
 /** Structured fields shared by prompt validation and render errors. */
 export interface PromptErrorFields {

@@ -1,8 +1,7 @@
 import { PromptOverridesError } from '../../core/errors/prompt-overrides-error.js';
-import type { Prompt } from '../prompt.js';
+import type { PromptTree } from '../prompt-registry.js';
 import { describePrompt } from './prompt-descriptor.js';
-import type { PromptOverride } from './prompt-override.js';
-import type { SkippedOverride } from './prompt-overrides-store.js';
+import type { PromptOverride, SkippedOverride } from './prompt-override.js';
 
 /**
  * Splits an override into the entries that apply to `prompt` as it is now and
@@ -10,7 +9,7 @@ import type { SkippedOverride } from './prompt-overrides-store.js';
  * @internal
  */
 export function partitionOverride(
-  prompt: Prompt,
+  prompt: PromptTree,
   override: PromptOverride,
 ): { readonly applicable: PromptOverride; readonly skipped: readonly SkippedOverride[] } {
   const descriptor = describePrompt(prompt);
@@ -53,8 +52,8 @@ export function partitionOverride(
  * Throws unless every entry of `override` applies to `prompt` (used by
  * `Prompt.render`, which never applies a stale override silently). @internal
  */
-export function assertOverrideApplies(prompt: Prompt, override: PromptOverride): void {
-  const label = `${prompt.ns}/${prompt.key}`;
+export function assertOverrideApplies(prompt: PromptTree, override: PromptOverride): void {
+  const label = prompt.label;
   if (override.ns !== prompt.ns || override.key !== prompt.key) {
     throw new PromptOverridesError(
       `Overrides for prompt '${override.ns}/${override.key}' were given to prompt '${label}'.`,

@@ -242,15 +242,7 @@ function isNotFound(error: unknown): boolean {
 
 /** Parses and checks the shape of an override file. @internal */
 export function parseOverrideFile(text: string, location: string): PromptOverride {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new PromptOverridesError(`the file is not valid JSON (${(error as Error).message}).`, {
-      location,
-      cause: error,
-    });
-  }
+  const data = parseJson(text, location);
   const fail = (what: string): never => {
     throw new PromptOverridesError(`${what}. Fix the file or re-create it with store.seed().`, {
       location,
@@ -269,50 +261,78 @@ export function parseOverrideFile(text: string, location: string): PromptOverrid
   const toolsData = data['tools'] ?? [];
   if (!Array.isArray(sectionsData) || !Array.isArray(toolsData))
     return fail('"sections" and "tools" must be arrays');
-  const sections = sectionsData.map((entry: unknown, index): SectionOverride => {
-    if (
-      !isRecord(entry) ||
-      !Array.isArray(entry['path']) ||
-      !entry['path'].every((part) => typeof part === 'string') ||
-      typeof entry['expectedHash'] !== 'string' ||
-      typeof entry['body'] !== 'string'
-    ) {
-      return fail(
-        `sections[${index}] needs "path" (array of keys), "expectedHash" and "body" strings`,
-      );
-    }
-    return {
-      path: entry['path'],
-      expectedHash: entry['expectedHash'],
-      body: entry['body'],
-    };
-  });
-  const tools = toolsData.map((entry: unknown, index): ToolOverride => {
-    if (
-      !isRecord(entry) ||
-      typeof entry['name'] !== 'string' ||
-      typeof entry['expectedContractHash'] !== 'string'
-    ) {
-      return fail(`tools[${index}] needs "name" and "expectedContractHash" strings`);
-    }
-    const description = entry['description'];
-    if (description !== undefined && typeof description !== 'string')
-      return fail(`tools[${index}].description must be a string`);
-    const params = entry['paramDescriptions'];
-    if (
-      params !== undefined &&
-      (!isRecord(params) || !Object.values(params).every((v) => typeof v === 'string'))
-    ) {
-      return fail(`tools[${index}].paramDescriptions must map field names to strings`);
-    }
-    return {
-      name: entry['name'],
-      expectedContractHash: entry['expectedContractHash'],
-      description,
-      paramDescriptions: params as Record<string, string> | undefined,
-    };
-  });
+  const sections = sectionsData.map((entry: unknown, index) =>
+    parseSectionOverride(entry, index, fail),
+  );
+  const tools = toolsData.map((entry: unknown, index) => parseToolOverride(entry, index, fail));
   return { ns, key, tag, sections, tools };
+}
+
+/** The JSON value of an override file's text. */
+function parseJson(text: string, location: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new PromptOverridesError(`the file is not valid JSON (${(error as Error).message}).`, {
+      location,
+      cause: error,
+    });
+  }
+}
+
+/** Checks the shape of `sections[index]` of an override file. */
+function parseSectionOverride(
+  entry: unknown,
+  index: number,
+  fail: (what: string) => never,
+): SectionOverride {
+  if (
+    !isRecord(entry) ||
+    !Array.isArray(entry['path']) ||
+    !entry['path'].every((part) => typeof part === 'string') ||
+    typeof entry['expectedHash'] !== 'string' ||
+    typeof entry['body'] !== 'string'
+  ) {
+    return fail(
+      `sections[${index}] needs "path" (array of keys), "expectedHash" and "body" strings`,
+    );
+  }
+  return {
+    path: entry['path'],
+    expectedHash: entry['expectedHash'],
+    body: entry['body'],
+  };
+}
+
+/** Checks the shape of `tools[index]` of an override file. */
+function parseToolOverride(
+  entry: unknown,
+  index: number,
+  fail: (what: string) => never,
+): ToolOverride {
+  if (
+    !isRecord(entry) ||
+    typeof entry['name'] !== 'string' ||
+    typeof entry['expectedContractHash'] !== 'string'
+  ) {
+    return fail(`tools[${index}] needs "name" and "expectedContractHash" strings`);
+  }
+  const description = entry['description'];
+  if (description !== undefined && typeof description !== 'string')
+    return fail(`tools[${index}].description must be a string`);
+  const params = entry['paramDescriptions'];
+  if (
+    params !== undefined &&
+    (!isRecord(params) || !Object.values(params).every((v) => typeof v === 'string'))
+  ) {
+    return fail(`tools[${index}].paramDescriptions must map field names to strings`);
+  }
+  return {
+    name: entry['name'],
+    expectedContractHash: entry['expectedContractHash'],
+    description,
+    paramDescriptions: params as Record<string, string> | undefined,
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { Prompt } from '../prompt.js';
+import type { PromptTree } from '../prompt-registry.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { contractSchema } from './contract-schema.js';
 
@@ -39,10 +39,10 @@ export interface PromptDescriptor {
   readonly tools: readonly ToolDescriptor[];
 }
 
-const cache = new WeakMap<Prompt, PromptDescriptor>();
+const cache = new WeakMap<PromptTree, PromptDescriptor>();
 
 /** The descriptor of `prompt` (computed once per prompt). */
-export function describePrompt(prompt: Prompt): PromptDescriptor {
+export function describePrompt(prompt: PromptTree): PromptDescriptor {
   const cached = cache.get(prompt);
   if (cached !== undefined) return cached;
   const sections: SectionDescriptor[] = [];

@@ -33,3 +33,13 @@ export interface PromptOverride {
   /** Tool description overrides. */
   readonly tools: readonly ToolOverride[];
 }
+
+/** An override entry a store left out because it no longer matches the prompt. */
+export interface SkippedOverride {
+  /** `section` or `tool`. */
+  readonly kind: 'section' | 'tool';
+  /** The section path (dotted) or tool name. */
+  readonly target: string;
+  /** Why it was left out, e.g. the hash no longer matches. */
+  readonly reason: string;
+}

@@ -1,15 +1,6 @@
 import type { Prompt } from '../prompt.js';
+import type { SkippedOverride } from './prompt-override.js';
 import type { PromptOverride } from './prompt-override.js';
-
-/** An override entry a store left out because it no longer matches the prompt. */
-export interface SkippedOverride {
-  /** `section` or `tool`. */
-  readonly kind: 'section' | 'tool';
-  /** The section path (dotted) or tool name. */
-  readonly target: string;
-  /** Why it was left out, e.g. the hash no longer matches. */
-  readonly reason: string;
-}
 
 /** What {@link PromptOverridesStore.resolve} returns. */
 export interface ResolvedOverrides {

@@ -7,6 +7,10 @@ import type { ResourceContext } from '../../resources/resource-context.js';
 import { BudgetTracker } from '../limits/budget-tracker.js';
 import { Deadline } from '../limits/deadline.js';
 import { ProviderAdapter } from '../../provider/provider-adapter.js';
+import type { RequestPrompt } from '../../provider/provider-request.js';
+import type { ToolSpec } from '../../provider/tool-spec.js';
+import type { SchemaProfile } from '../../schema/params-json-schema.js';
+import type { NestedEvaluate } from '../tool-context-members.js';
 import { Session } from '../../session/session.js';
 import { isSectionClass } from '../../prompt/section-metadata.js';
 import { type ServiceResolver, ToolContext } from '../../tools/tool-context.js';
@@ -23,6 +27,10 @@ export interface EvaluationScopeInit {
   readonly budgetTracker: BudgetTracker | undefined;
   readonly resources: ResourceContext;
   readonly adapter: ProviderAdapter;
+  /** The tools of the rendered prompt as the adapter offers them, schemas chosen once. */
+  readonly toolSpecs: readonly ToolSpec[];
+  /** Runs a nested evaluation on the same runtime and adapter (`context.evaluate`). */
+  readonly evaluate: NestedEvaluate;
   readonly signal: AbortSignal;
   /**
    * Whether a `@Section` class can be resolved in the evaluation scope because
@@ -50,8 +58,12 @@ export class EvaluationScope {
   readonly budgetTracker: BudgetTracker | undefined;
   readonly resources: ResourceContext;
   readonly adapter: ProviderAdapter;
+  readonly toolSpecs: readonly ToolSpec[];
+  readonly requestPrompt: RequestPrompt;
+  readonly evaluate: NestedEvaluate;
   readonly signal: AbortSignal;
   readonly resolvableWithoutCall: (sectionClass: object) => boolean;
+  readonly #strict: ReadonlySet<string>;
   #disposed = false;
 
   constructor(init: EvaluationScopeInit) {
@@ -64,6 +76,16 @@ export class EvaluationScope {
     this.budgetTracker = init.budgetTracker;
     this.resources = init.resources;
     this.adapter = init.adapter;
+    this.toolSpecs = init.toolSpecs;
+    this.#strict = new Set(init.toolSpecs.filter((spec) => spec.strict).map((spec) => spec.name));
+    const prompt = init.prompt;
+    this.requestPrompt = Object.freeze({
+      name: prompt.name,
+      ns: prompt.ns,
+      key: prompt.key,
+      label: prompt.label,
+    });
+    this.evaluate = init.evaluate;
     this.signal = init.signal;
     const container = new Container({ parent: init.root });
     container.bind(EvaluationId).toConstantValue(init.evaluationId);
@@ -76,6 +98,11 @@ export class EvaluationScope {
       container.bind(BudgetTracker).toConstantValue(init.budgetTracker);
     }
     this.container = container;
+  }
+
+  /** The profile the model's arguments for `toolName` follow: the schema choice sent with the tool. */
+  argumentsProfile(toolName: string): SchemaProfile {
+    return this.#strict.has(toolName) ? 'openai-strict' : 'standard';
   }
 
   /** Opens the scope of one tool call; dispose it when the call ends. */
@@ -139,6 +166,7 @@ export class ToolCallScope {
       resources: this.resources,
       filesystem: this.resources.has(Filesystem) ? this.resources.get(Filesystem) : undefined,
       adapter: evaluation.adapter,
+      evaluate: evaluation.evaluate,
     });
   }
 

@@ -12,9 +12,9 @@ import { AffordanceContainer } from './tokens.js';
  *
  * @example
  * const container = new Container();
- * installAffordance(container, { maxTurns: 16 });
+ * const runtime = installAffordance(container, { maxTurns: 16 });
  * container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope();
- * const response = await container.get(ProviderAdapter).evaluate(prompt, { session });
+ * const response = await runtime.evaluate(prompt, { session });
  *
  * @returns the runtime, also resolvable as `container.get(AffordanceRuntime)`.
  */

@@ -1,0 +1,263 @@
+import type { Clock } from '../core/clock.js';
+import { BudgetExceededError } from '../core/errors/budget-exceeded-error.js';
+import { DeadlineExceededError } from '../core/errors/deadline-exceeded-error.js';
+import { describeThrown } from '../core/errors/describe-thrown.js';
+import { OutputParseError } from '../core/errors/output-parse-error.js';
+import {
+  PromptEvaluationError,
+  type PromptEvaluationPhase,
+} from '../core/errors/prompt-evaluation-error.js';
+import type { ConversationMessage, ProviderTurn, ToolChoice } from '../provider/conversation.js';
+import type { RequestOutput } from '../provider/provider-request.js';
+import type { TokenUsage } from '../provider/token-usage.js';
+import { parseStructuredOutput } from '../schema/parse-structured-output.js';
+import { assertCallOpen } from '../session/call-frame.js';
+import { evaluationEventFields } from './events/event-fields.js';
+import type { PromptEventInit } from './events/prompt-event.js';
+import { PromptExecuted } from './events/prompt-executed.js';
+import { PromptRendered } from './events/prompt-rendered.js';
+import type { EvaluateOptions } from './evaluate-options.js';
+import type { PromptResponse } from './prompt-response.js';
+import { recordNativeCall } from './record-native-call.js';
+import type { EvaluationScope } from './scope/evaluation-scope.js';
+import type { ToolCallOutcome } from './tool-call-outcome.js';
+import type { ToolExecutor } from './tool-executor.js';
+
+/** What one evaluation needs from the runtime that runs it. */
+export interface EvaluationRunInit {
+  readonly scope: EvaluationScope;
+  readonly executor: ToolExecutor;
+  readonly clock: Clock;
+  readonly maxTurns: number;
+  readonly options: EvaluateOptions;
+}
+
+/**
+ * One evaluation's loop, in its natural steps: {@link EvaluationRun.start}
+ * records the rendering and opens the conversation; each turn requests an
+ * answer ({@link EvaluationRun.requestTurn}), then either runs the tools the
+ * model called ({@link EvaluationRun.runTools}) or finishes
+ * ({@link EvaluationRun.finish}). The runtime owns everything here: the
+ * conversation, the usage totals, the tool choice and the identity. @internal
+ */
+export class EvaluationRun<O> {
+  readonly #scope: EvaluationScope;
+  readonly #executor: ToolExecutor;
+  readonly #clock: Clock;
+  readonly #maxTurns: number;
+  readonly #options: EvaluateOptions;
+  readonly #started: number;
+  readonly #label: string;
+  readonly #messages: ConversationMessage[] = [];
+  readonly #toolCalls: ToolCallOutcome[] = [];
+  readonly #output: RequestOutput | undefined;
+  #common: PromptEventInit | undefined;
+  #toolChoice: ToolChoice;
+  #usage: TokenUsage | undefined;
+
+  constructor(init: EvaluationRunInit) {
+    this.#scope = init.scope;
+    this.#executor = init.executor;
+    this.#clock = init.clock;
+    this.#maxTurns = init.maxTurns;
+    this.#options = init.options;
+    this.#started = init.clock.now();
+    this.#label = init.scope.prompt.label;
+    this.#toolChoice = init.options.toolChoice ?? 'auto';
+    const rendered = init.scope.rendered;
+    this.#output =
+      rendered.outputType === undefined || rendered.outputContainer === undefined
+        ? undefined
+        : { type: rendered.outputType, container: rendered.outputContainer };
+  }
+
+  /** Runs the loop to its answer. */
+  async run(): Promise<PromptResponse<O>> {
+    this.start();
+    for (let turn = 0; ; turn += 1) {
+      const answer = await this.requestTurn(turn);
+      if ((answer.toolCalls ?? []).length === 0) return await this.finish(answer, turn);
+      await this.runTools(answer);
+    }
+  }
+
+  /** Records `PromptRendered` and opens the conversation with the rendered prompt and the input. */
+  start(): void {
+    const rendered = this.#scope.rendered;
+    this.#common = evaluationEventFields(this.#scope);
+    this.#scope.session.dispatch(
+      new PromptRendered({
+        ...this.#common,
+        renderInputs: this.#options.params ?? [],
+        renderedPrompt: rendered.text,
+      }),
+    );
+    this.#messages.push({ role: 'system', content: rendered.text });
+    if (this.#options.input !== undefined) {
+      this.#messages.push({ role: 'user', content: this.#options.input });
+    }
+  }
+
+  /**
+   * Asks the provider for turn `turn` (0 first), after checking the turn
+   * limit, the deadline, cancellation and the enclosing call; adds the turn's
+   * usage to the total and records the calls the provider ran itself.
+   */
+  async requestTurn(turn: number): Promise<ProviderTurn> {
+    const scope = this.#scope;
+    if (turn >= this.#maxTurns) {
+      throw this.fail(
+        `The model was still calling tools after ${this.#maxTurns} requests (maxTurns). ` +
+          'Raise maxTurns in evaluate() or installAffordance(), or tell the model when to stop.',
+        'response',
+      );
+    }
+    this.stopIfOver('before the provider request', 'request');
+    // A nested evaluation whose enclosing call was rolled back asks the model nothing more.
+    assertCallOpen(() => `request ${turn + 1} to the provider for ${this.#label}`);
+    let answer: ProviderTurn;
+    try {
+      answer = await scope.adapter.request({
+        prompt: scope.requestPrompt,
+        messages: [...this.#messages],
+        tools: scope.toolSpecs,
+        toolChoice: this.#toolChoice,
+        output: this.#output,
+        turn,
+        evaluationId: scope.evaluationId,
+        signal: scope.signal,
+        deadline: scope.deadline,
+        clock: this.#clock,
+      });
+    } catch (error) {
+      if (PromptEvaluationError.is(error)) throw error;
+      throw this.fail(`The provider request failed: ${describeThrown(error)}`, 'request', {
+        cause: error,
+      });
+    }
+    if (answer.usage !== undefined) {
+      this.#usage = this.#usage === undefined ? answer.usage : this.#usage.plus(answer.usage);
+    }
+    for (const native of answer.nativeCalls ?? []) {
+      this.#toolCalls.push(recordNativeCall(scope, native, this.#usage));
+    }
+    this.checkBudget();
+    return answer;
+  }
+
+  /** Runs the tool calls of `answer` and adds them and their results to the conversation. */
+  async runTools(answer: ProviderTurn): Promise<void> {
+    const calls = answer.toolCalls ?? [];
+    this.#messages.push({
+      role: 'assistant',
+      content: answer.text ?? null,
+      toolCalls: calls,
+      providerItems: answer.providerItems ?? [],
+    });
+    const outcomes = await this.#executor.execute(this.#scope, calls, { usage: this.#usage });
+    for (const outcome of outcomes) {
+      this.#toolCalls.push(outcome);
+      this.#messages.push({
+        role: 'tool',
+        callId: outcome.call.callId,
+        name: outcome.call.name,
+        content: outcome.message,
+        result: outcome.result,
+      });
+    }
+    this.checkBudget();
+    if (typeof this.#toolChoice === 'object') this.#toolChoice = 'auto';
+  }
+
+  /** Parses the structured output of the final answer, records `PromptExecuted` and builds the response. */
+  async finish(answer: ProviderTurn, turn: number): Promise<PromptResponse<O>> {
+    const scope = this.#scope;
+    this.stopIfOver('while finishing the answer', 'response');
+    const result = await this.#parseAnswer(answer);
+    const response: PromptResponse<O> = {
+      promptName: scope.prompt.name,
+      evaluationId: scope.evaluationId,
+      text: result.text,
+      output: result.output as O | O[] | null,
+      toolCalls: this.#toolCalls,
+      turns: turn + 1,
+      usage: this.#usage,
+    };
+    const executed = scope.session.dispatch(
+      new PromptExecuted({
+        ...(this.#common ?? evaluationEventFields(scope)),
+        result: { text: result.text, output: result.output },
+        usage: this.#usage,
+        durationMs: Math.max(0, this.#clock.now() - this.#started),
+      }),
+    );
+    if (!executed.ok) {
+      throw this.fail(
+        `Recording the result failed: ${executed.errors.map((failure) => describeThrown(failure.error)).join('; ')}. ` +
+          'Fix the failing PromptExecuted subscriber or reducer; the answer is in providerPayload.',
+        'response',
+        {
+          cause: new AggregateError(executed.errors.map((failure) => failure.error)),
+          providerPayload: response,
+        },
+      );
+    }
+    return response;
+  }
+
+  /** A `PromptEvaluationError` of this evaluation. */
+  fail(
+    message: string,
+    phase: PromptEvaluationPhase,
+    extra: { cause?: unknown; providerPayload?: unknown } = {},
+  ): PromptEvaluationError {
+    return new PromptEvaluationError(message, { phase, prompt: this.#label, ...extra });
+  }
+
+  async #parseAnswer(answer: ProviderTurn): Promise<{ text: string | null; output: unknown }> {
+    const text = answer.text ?? null;
+    const output = this.#output;
+    if (output === undefined) return { text, output: null };
+    try {
+      const parsed = await parseStructuredOutput(output.type, output.container, {
+        text,
+        parsed: answer.parsed,
+      });
+      return { text: null, output: parsed };
+    } catch (error) {
+      if (OutputParseError.is(error)) {
+        throw this.fail(error.message, 'response', { cause: error, providerPayload: answer.raw });
+      }
+      throw error;
+    }
+  }
+
+  private stopIfOver(activity: string, phase: PromptEvaluationPhase): void {
+    const scope = this.#scope;
+    if (scope.deadline?.expired === true) {
+      throw this.fail(`Deadline expired ${activity}.`, phase, {
+        providerPayload: { deadlineExpiresAt: scope.deadline.expiresAt.toISOString() },
+      });
+    }
+    if (scope.signal.aborted) {
+      throw this.fail(`Evaluation was cancelled ${activity}.`, phase, {
+        cause: scope.signal.reason,
+      });
+    }
+  }
+
+  private checkBudget(): void {
+    const tracker = this.#scope.budgetTracker;
+    if (tracker === undefined) return;
+    if (this.#usage !== undefined) tracker.recordCumulative(this.#scope.evaluationId, this.#usage);
+    try {
+      tracker.check();
+    } catch (error) {
+      // The budget's own deadline surfaces as a DeadlineExceededError; both end the evaluation the same way.
+      if (BudgetExceededError.is(error) || DeadlineExceededError.is(error)) {
+        throw this.fail(error.message, 'budget', { cause: error });
+      }
+      throw error;
+    }
+  }
+}

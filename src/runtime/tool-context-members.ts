@@ -1,0 +1,48 @@
+import type { ProviderAdapter } from '../provider/provider-adapter.js';
+import type { Prompt } from '../prompt/prompt.js';
+import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
+import type { Filesystem } from '../resources/filesystem.js';
+import type { ResourceResolver } from '../resources/resource-binding.js';
+import type { Session } from '../session/session.js';
+import type { EvaluateOptions } from './evaluate-options.js';
+import type { BudgetTracker } from './limits/budget-tracker.js';
+import type { Deadline } from './limits/deadline.js';
+import type { PromptResponse } from './prompt-response.js';
+
+/** Runs a nested evaluation on the runtime and adapter of the current one. */
+export type NestedEvaluate = <O>(
+  prompt: Prompt<O>,
+  options?: EvaluateOptions,
+) => Promise<PromptResponse<O>>;
+
+/** The members the runtime adds to every {@link ToolContext}: the evaluation the call belongs to. */
+export interface ToolContextMembers {
+  /** The prompt being evaluated. */
+  readonly prompt: Prompt;
+  /** The prompt as rendered for this evaluation (its text and tools). */
+  readonly renderedPrompt: RenderedPrompt;
+  /** The evaluation's session: read state with `session.slice(Cls)`, dispatch events with `session.dispatch`. */
+  readonly session: Session;
+  /** The evaluation's deadline, if one was set. */
+  readonly deadline: Deadline | undefined;
+  /** Token usage and limits of the evaluation, if a budget was set. */
+  readonly budgetTracker: BudgetTracker | undefined;
+  /** Resources of this tool call (evaluation singletons and call-scoped ones). */
+  readonly resources: ResourceResolver;
+  /** The evaluation's filesystem resource, if one is bound. */
+  readonly filesystem: Filesystem | undefined;
+  /** The adapter answering for the evaluation. */
+  readonly adapter: ProviderAdapter;
+  /**
+   * Runs a nested evaluation with the same runtime and adapter (pass
+   * `options.adapter` for another):
+   * `context.evaluate(child, { session: context.session, deadline: context.deadline })`.
+   */
+  readonly evaluate: NestedEvaluate;
+}
+
+declare module '../tools/tool-context.js' {
+  // Merges the evaluation's members into the ToolContext the tools layer declares.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface ToolContext extends ToolContextMembers {}
+}
