@@ -4,8 +4,11 @@
  * never imports `openai`; only this entry point does.
  * @packageDocumentation
  */
-export { ApplyPatchOperation, type ApplyPatchOperationType } from './apply-patch-operation.js';
-export { ApplyPatchTool, type ApplyPatchToolInit } from './apply-patch-tool.js';
+export {
+  ApplyPatchOperation,
+  type ApplyPatchOperationType,
+} from './tools/apply-patch-operation.js';
+export { ApplyPatchTool, type ApplyPatchToolInit } from './tools/apply-patch-tool.js';
 export { OpenAIAdapter } from './openai-adapter.js';
 export {
   OpenAIAdapterOptions,
@@ -14,6 +17,6 @@ export {
 } from './openai-adapter-options.js';
 export type { OpenAIModelSettings } from './openai-model-settings.js';
 export type { OpenAIRetryEvent, OpenAIRetryOptions } from './openai-retry-options.js';
-export { ShellCallParams } from './shell-call-params.js';
-export { ShellCommandOutput } from './shell-command-output.js';
-export { ShellTool, type ShellToolInit } from './shell-tool.js';
+export { ShellCallParams } from './tools/shell-call-params.js';
+export { ShellCommandOutput } from './tools/shell-command-output.js';
+export { ShellTool, type ShellToolInit } from './tools/shell-tool.js';

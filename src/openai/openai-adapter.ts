@@ -16,18 +16,18 @@ import {
   type ToolSpec,
   toolSpecOf,
 } from '../provider/index.js';
-import { ApplyPatchTool } from './apply-patch-tool.js';
-import { buildChatRequest } from './build-chat-request.js';
-import { buildResponsesRequest } from './build-responses-request.js';
-import { nativeToolEntry } from './native-tool-entry.js';
+import { ApplyPatchTool } from './tools/apply-patch-tool.js';
+import { buildChatRequest } from './request/build-chat-request.js';
+import { buildResponsesRequest } from './request/build-responses-request.js';
+import { nativeToolEntry } from './request/native-tool-entry.js';
 import { OpenAIAdapterOptions, type OpenAIApi } from './openai-adapter-options.js';
-import { readChatTurn } from './read-chat-turn.js';
-import { readJsonBody } from './read-json-body.js';
-import { readResponsesTurn } from './read-responses-turn.js';
-import { SecretRedactor } from './secret-redactor.js';
-import { type SendContext, sendWithRetries } from './send-with-retries.js';
-import { ShellTool } from './shell-tool.js';
-import { withChildSignal } from './with-child-signal.js';
+import { readChatTurn } from './turn/read-chat-turn.js';
+import { readJsonBody } from './transport/read-json-body.js';
+import { readResponsesTurn } from './turn/read-responses-turn.js';
+import { SecretRedactor } from './transport/secret-redactor.js';
+import { type SendContext, sendWithRetries } from './transport/send-with-retries.js';
+import { ShellTool } from './tools/shell-tool.js';
+import { withChildSignal } from './transport/with-child-signal.js';
 
 /**
  * A `ProviderAdapter` over the official `openai` SDK, speaking the Responses

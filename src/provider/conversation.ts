@@ -27,6 +27,13 @@ export interface ProviderNativeCall {
   readonly result: ToolResult;
 }
 
+/**
+ * Why a turn ended: `stop` (the model answered), `tool_calls` (it asked for
+ * tools), `length` (the provider cut the output off after complete tool calls),
+ * `other` (anything else the provider reports).
+ */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'other';
+
 /** What the model answered in one turn, in provider-neutral form. */
 export interface ProviderTurn {
   /** The assistant's text, if any. */
@@ -39,6 +46,8 @@ export interface ProviderTurn {
   readonly parsed?: unknown;
   /** Token usage of this request alone, if the provider reports it; the runtime adds the turns up. */
   readonly usage?: TokenUsage | undefined;
+  /** Why the turn ended, if the adapter reports it. */
+  readonly finishReason?: FinishReason | undefined;
   /** Provider-specific items to carry into the next request (e.g. reasoning items). */
   readonly providerItems?: readonly unknown[] | undefined;
   /** The raw provider response, for diagnosis. */

@@ -9,6 +9,7 @@
  */
 export type {
   ConversationMessage,
+  FinishReason,
   ProviderNativeCall,
   ProviderToolCall,
   ProviderTurn,

@@ -63,18 +63,6 @@ interface ReachedFields {
   readonly release?: ReleaseLock | undefined;
 }
 
-/** The parsed params of a call whose arguments are valid. */
-interface DecodedArguments {
-  readonly kind: 'decoded';
-  readonly params: unknown;
-}
-
-/** The session lock a call took (none for a read-only tool). */
-interface LockTaken {
-  readonly kind: 'locked';
-  readonly release: ReleaseLock | undefined;
-}
-
 /** The call's own scope, and the snapshot its failure restores (state-changing tools only). */
 interface OpenedCall {
   readonly kind: 'opened';
@@ -92,18 +80,21 @@ interface FailedOpening {
 /**
  * Invokes one tool call: lookup, deadline check, argument parsing and
  * validation, the session lock and snapshot, the handler in its own call
- * scope, and the rollback of a failed call. Never throws: how the call ended
+ * scope, and the rollback of a failed call. Never rejects: how the call ended
  * is in the invocation. @internal
  */
-export async function invokeToolCall(
+export function invokeToolCall(
   scope: EvaluationScope,
   call: ProviderToolCall,
   clock: Clock,
 ): Promise<Invocation> {
   const ending = new CallEnding(call, clock);
   const tool = scope.rendered.tool(call.name);
-  if (tool?.handler === undefined)
-    return ending.completed(ToolResult.error(unknownToolMessage(scope, call, tool)));
+  if (tool?.handler === undefined) {
+    return Promise.resolve(
+      ending.completed(ToolResult.error(unknownToolMessage(scope, call, tool))),
+    );
+  }
   return new ToolCallRun(scope, tool, call, ending).run();
 }
 
@@ -120,49 +111,89 @@ class CallEnding {
   }
 
   /** The call ends with `result`, which the model reads; the evaluation goes on. */
-  completed(result: ToolResult, reached: ReachedFields = {}, outcome?: ToolOutcome): Invocation {
-    return { kind: 'completed', ...this.#fields(result, reached, outcome) };
+  completed(result: ToolResult, reached?: ReachedFields, outcome?: ToolOutcome): Invocation {
+    return this.#invocation('completed', result, reached, outcome);
   }
 
   /** The call stops the evaluation before it ran, with `error`: it gets no record. */
   stopped(error: PromptEvaluationError): Invocation {
-    const fields = this.#fields(ToolResult.error(error.message), {});
-    return { kind: 'stopped', error, recorded: false, ...fields };
+    return this.#invocation(
+      'stopped',
+      ToolResult.error(error.message),
+      undefined,
+      undefined,
+      error,
+    );
   }
 
   /** The call ends with what its handler threw. */
   failed(failure: CallFailure, reached: ReachedFields): Invocation {
     if (failure.stop === undefined) return this.completed(failure.result, reached, failure.outcome);
-    const fields = this.#fields(failure.result, reached, failure.outcome);
-    return {
-      kind: 'stopped',
-      error: failure.stop,
-      recorded: failure.recordStop === true,
-      ...fields,
-    };
+    const recorded = failure.recordStop === true;
+    return this.#invocation(
+      'stopped',
+      failure.result,
+      reached,
+      failure.outcome,
+      failure.stop,
+      recorded,
+    );
   }
 
-  /** The fields of every invocation, with the time the call took until now. */
-  #fields(result: ToolResult, reached: ReachedFields, outcome?: ToolOutcome): InvocationFields {
+  /** One invocation, with the time the call took until now. */
+  #invocation(
+    kind: Invocation['kind'],
+    result: ToolResult,
+    reached: ReachedFields | undefined,
+    outcome: ToolOutcome | undefined,
+    error?: PromptEvaluationError,
+    recorded = false,
+  ): Invocation {
+    // Plain literals, no spread: this runs for every call.
+    const call = this.#call;
+    const params = reached?.params;
+    const snapshot = reached?.snapshot;
+    const release = reached?.release;
+    const durationMs = Math.max(0, this.#clock.now() - this.#started);
+    const ended = outcome ?? (result.success ? 'success' : 'failure');
+    if (kind === 'completed' || error === undefined) {
+      return {
+        kind: 'completed',
+        call,
+        params,
+        result,
+        outcome: ended,
+        snapshot,
+        durationMs,
+        release,
+      };
+    }
     return {
-      call: this.#call,
-      params: reached.params,
+      kind: 'stopped',
+      error,
+      recorded,
+      call,
+      params,
       result,
-      outcome: outcome ?? (result.success ? 'success' : 'failure'),
-      snapshot: reached.snapshot,
-      durationMs: Math.max(0, this.#clock.now() - this.#started),
-      release: reached.release,
+      outcome: ended,
+      snapshot,
+      durationMs,
+      release,
     };
   }
 }
 
-/** One call of a tool that has a handler, step by step. */
+/**
+ * One call of a tool that has a handler. `run` is the one asynchronous step
+ * (every extra async function is another promise per call, and promises are
+ * not free while call frames track async context); the steps it calls are
+ * synchronous.
+ */
 class ToolCallRun {
   readonly #scope: EvaluationScope;
   readonly #tool: ToolDefinition;
   readonly #call: ProviderToolCall;
   readonly #ending: CallEnding;
-  readonly #activity: string;
 
   constructor(
     scope: EvaluationScope,
@@ -174,74 +205,105 @@ class ToolCallRun {
     this.#tool = tool;
     this.#call = call;
     this.#ending = ending;
-    this.#activity = `before executing tool '${tool.name}'`;
   }
 
   /**
-   * Checks the call can run, decodes its arguments, takes the lock, then runs
-   * the handler. From the last deadline check to the handler's start nothing
-   * awaits, so a call that passes the check starts at once.
+   * Checks the call can run, decodes its arguments, takes the lock, runs the
+   * handler in the call's own frame and scope, then closes the scope. From the
+   * last deadline check to the handler's start nothing awaits, so a call that
+   * passes the check starts at once.
    */
   async run(): Promise<Invocation> {
     // A call made after the deadline stops the evaluation whatever its arguments;
     // the check is repeated after parsing, which may await async validators.
-    const expired = stopIfOver(this.#scope, this.#activity);
+    const expired = this.#stopIfOver();
     if (expired !== undefined) return this.#ending.stopped(expired);
-    const decoded = await this.#decodeArguments();
-    if (decoded.kind !== 'decoded') return decoded;
-    const locked = await this.#lockSession();
-    if (locked.kind !== 'locked') return locked;
-    const stopBefore = stopIfOver(this.#scope, this.#activity);
+    let params: unknown;
+    try {
+      const decoded = this.#decodeArguments();
+      params = decoded instanceof Promise ? await decoded : decoded;
+    } catch (error) {
+      return this.#invalidArguments(error);
+    }
+    let release: ReleaseLock | undefined;
+    try {
+      const lock = this.#lockSession();
+      release = lock === undefined || typeof lock === 'function' ? lock : await lock;
+    } catch (error) {
+      return this.#lockRefused(error);
+    }
+    const stopBefore = this.#stopIfOver();
     if (stopBefore !== undefined) {
-      locked.release?.();
+      release?.();
       return this.#ending.stopped(stopBefore);
     }
-    return this.#runInCallScope(decoded.params, locked.release);
-  }
-
-  /** Parses and validates the arguments; invalid ones fail the call with a message for the model. */
-  async #decodeArguments(): Promise<DecodedArguments | Invocation> {
-    const tool = this.#tool;
-    try {
-      if (tool.paramsType === undefined) {
-        decodeNoArguments(this.#call.arguments);
-        return { kind: 'decoded', params: undefined };
-      }
-      const params = await parseToolArguments(tool.paramsType, this.#call.arguments, {
-        profile: this.#scope.argumentsProfile(tool.name),
-      });
-      return { kind: 'decoded', params };
-    } catch (error) {
-      const message = ToolValidationError.is(error) ? error.message : describeThrown(error);
-      return this.#ending.completed(ToolResult.error(`Tool validation failed: ${message}`));
-    }
-  }
-
-  /** Takes the session's write lock (state-changing tools only). */
-  async #lockSession(): Promise<LockTaken | Invocation> {
-    const scope = this.#scope;
-    if (this.#tool.readOnly) return { kind: 'locked', release: undefined };
-    try {
-      const lock = acquireSessionLock(scope.session, scope.signal);
-      return { kind: 'locked', release: typeof lock === 'function' ? lock : await lock };
-    } catch (error) {
-      // Aborted while waiting (reported below), or asked from a call that was already rolled back.
-      const stop = stopIfOver(scope, this.#activity);
-      if (stop !== undefined) return this.#ending.stopped(stop);
-      return this.#ending.completed(
-        ToolResult.error(`Tool '${this.#tool.name}' could not start: ${describeThrown(error)}`),
-      );
-    }
-  }
-
-  /** Runs the handler in the call's own frame and scope, then closes the scope. */
-  async #runInCallScope(params: unknown, release: ReleaseLock | undefined): Promise<Invocation> {
-    const lockedSession = this.#tool.readOnly ? undefined : this.#scope.session;
-    const frame = newCallFrame(this.#tool, this.#call.callId, lockedSession);
+    const frame = newCallFrame(this.#tool, this.#call.callId, this.#lockedSession());
     const opened = this.#openCall();
     if (opened.kind !== 'opened') return this.#abandon(opened, frame, params, release);
-    const invocation = await this.#runHandler(opened, frame, params, release);
-    return this.#closeCall(opened, frame, invocation);
+    let invocation: Invocation;
+    try {
+      const result = await runHandler(
+        this.#tool,
+        params,
+        opened.callScope.context,
+        this.#scope.signal,
+        frame,
+      );
+      if (!result.success) rollBack(opened.snapshot, frame, 'failed');
+      invocation = this.#ending.completed(result, { params, snapshot: opened.snapshot, release });
+    } catch (error) {
+      invocation = this.#handlerFailed(error, opened, frame, params, release);
+    } finally {
+      frame.end();
+    }
+    try {
+      await opened.callScope.dispose();
+    } catch (error) {
+      return this.#closeFailed(error, opened, frame, invocation);
+    }
+    return invocation;
+  }
+
+  #stopIfOver(): PromptEvaluationError | undefined {
+    return stopIfOver(this.#scope, `before executing tool '${this.#tool.name}'`);
+  }
+
+  /** Parses and validates the arguments (a promise), or throws when they are invalid. */
+  #decodeArguments(): unknown {
+    const tool = this.#tool;
+    if (tool.paramsType === undefined) {
+      decodeNoArguments(this.#call.arguments);
+      return undefined;
+    }
+    return parseToolArguments(tool.paramsType, this.#call.arguments, {
+      profile: this.#scope.argumentsProfile(tool.name),
+    });
+  }
+
+  /** Invalid arguments fail the call with a message for the model. */
+  #invalidArguments(error: unknown): Invocation {
+    const message = ToolValidationError.is(error) ? error.message : describeThrown(error);
+    return this.#ending.completed(ToolResult.error(`Tool validation failed: ${message}`));
+  }
+
+  /** The session a state-changing tool locks; read-only tools lock nothing. */
+  #lockedSession(): EvaluationScope['session'] | undefined {
+    return this.#tool.readOnly ? undefined : this.#scope.session;
+  }
+
+  /** Takes the session's write lock (state-changing tools only): at once, or a promise of it. */
+  #lockSession(): ReturnType<typeof acquireSessionLock> | undefined {
+    const session = this.#lockedSession();
+    return session === undefined ? undefined : acquireSessionLock(session, this.#scope.signal);
+  }
+
+  /** The lock was refused: aborted while waiting, or asked from a call that was already rolled back. */
+  #lockRefused(error: unknown): Invocation {
+    const stop = this.#stopIfOver();
+    if (stop !== undefined) return this.#ending.stopped(stop);
+    return this.#ending.completed(
+      ToolResult.error(`Tool '${this.#tool.name}' could not start: ${describeThrown(error)}`),
+    );
   }
 
   /** Opens the call's scope and snapshots what a failure restores (state-changing tools only). */
@@ -275,42 +337,29 @@ class ToolCallRun {
     );
   }
 
-  /** Runs the handler; a failed or interrupted call is rolled back. */
-  async #runHandler(
-    { callScope, snapshot }: OpenedCall,
+  /** The handler threw: the call is rolled back, and may stop the evaluation. */
+  #handlerFailed(
+    error: unknown,
+    { snapshot }: OpenedCall,
     frame: CallFrame,
     params: unknown,
     release: ReleaseLock | undefined,
-  ): Promise<Invocation> {
-    const scope = this.#scope;
-    try {
-      const result = await runHandler(this.#tool, params, callScope.context, scope.signal, frame);
-      if (!result.success) rollBack(snapshot, frame, 'failed');
-      return this.#ending.completed(result, { params, snapshot, release });
-    } catch (error) {
-      const failure: CallFailure = failureFor(scope, this.#tool, error);
-      rollBack(snapshot, frame, failure.outcome === 'unknown' ? 'was interrupted' : 'failed');
-      return this.#ending.failed(failure, { params, release });
-    } finally {
-      frame.end();
-    }
+  ): Invocation {
+    const failure: CallFailure = failureFor(this.#scope, this.#tool, error);
+    rollBack(snapshot, frame, failure.outcome === 'unknown' ? 'was interrupted' : 'failed');
+    return this.#ending.failed(failure, { params, release });
   }
 
-  /** Closes the call's scope; when that fails, so does the call. */
-  async #closeCall(
-    { callScope, snapshot }: OpenedCall,
+  /** Closing the call's scope failed (a deactivation hook or resource threw): the call fails. */
+  #closeFailed(
+    error: unknown,
+    { snapshot }: OpenedCall,
     frame: CallFrame,
     invocation: Invocation,
-  ): Promise<Invocation> {
-    try {
-      await callScope.dispose();
-    } catch (error) {
-      // Closing the call's scope failed (a deactivation hook or resource threw): the call fails.
-      if (invocation.result.success) rollBack(snapshot, frame, 'failed');
-      const message = `Tool '${this.#tool.name}' ran, but closing its call scope failed: ${describeThrown(error)}`;
-      return { ...invocation, result: ToolResult.error(message), outcome: 'failure' };
-    }
-    return invocation;
+  ): Invocation {
+    if (invocation.result.success) rollBack(snapshot, frame, 'failed');
+    const message = `Tool '${this.#tool.name}' ran, but closing its call scope failed: ${describeThrown(error)}`;
+    return { ...invocation, result: ToolResult.error(message), outcome: 'failure' };
   }
 }
 

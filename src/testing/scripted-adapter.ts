@@ -116,6 +116,7 @@ export class ScriptedAdapter extends ProviderAdapter {
       toolCalls,
       parsed: turn.parsed,
       usage: turn.usage === undefined ? undefined : new TokenUsage(turn.usage),
+      finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
       raw: turn,
     });
   }

@@ -195,6 +195,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
   ],
   'affordance/provider': [
     'ConversationMessage',
+    'FinishReason',
     'functionToolSchema',
     'FunctionToolSchema',
     'isPlainObject',

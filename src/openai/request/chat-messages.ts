@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 
-import { type ConversationMessage } from '../provider/index.js';
-import type { OpenAIInstructionsRole } from './openai-adapter-options.js';
+import { type ConversationMessage } from '../../provider/index.js';
+import type { OpenAIInstructionsRole } from '../openai-adapter-options.js';
 
 /**
  * The conversation as Chat Completions `messages`: the rendered prompt as a

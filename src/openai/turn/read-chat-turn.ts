@@ -1,11 +1,11 @@
-import { PromptEvaluationError } from '../index.js';
+import { PromptEvaluationError } from '../../index.js';
 import {
   type ProviderRequest,
   type ProviderToolCall,
   type ProviderTurn,
   TokenUsage,
-} from '../provider/index.js';
-import { decodeStrictOutput } from './structured-output-format.js';
+} from '../../provider/index.js';
+import { decodeStrictOutput } from '../request/structured-output-format.js';
 
 type Item = Readonly<Record<string, unknown>>;
 
@@ -83,6 +83,7 @@ export function readChatTurn(completion: unknown, context: ChatTurnContext): Pro
     toolCalls: calls,
     parsed,
     usage: TokenUsage.fromProviderUsage(body['usage']),
+    finishReason: calls.length > 0 ? 'tool_calls' : finish === 'stop' ? 'stop' : 'other',
     raw: completion,
   };
 }

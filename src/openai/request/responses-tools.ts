@@ -3,12 +3,12 @@ import type {
   ToolChoiceOptions,
 } from 'openai/resources/responses/responses';
 
-import { type ToolChoice, type ToolSpec } from '../provider/index.js';
-import { NativeTool } from '../index.js';
-import { ApplyPatchTool } from './apply-patch-tool.js';
+import { type ToolChoice, type ToolSpec } from '../../provider/index.js';
+import { NativeTool } from '../../index.js';
+import { ApplyPatchTool } from '../tools/apply-patch-tool.js';
 import { namedTool } from './named-tool.js';
 import { nativeToolEntry } from './native-tool-entry.js';
-import { ShellTool } from './shell-tool.js';
+import { ShellTool } from '../tools/shell-tool.js';
 
 /** Tool-choice types the Responses API accepts as `{ type }` for a hosted tool. */
 const hostedChoiceTypes = new Set(['file_search', 'code_interpreter', 'image_generation']);

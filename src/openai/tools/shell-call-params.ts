@@ -1,6 +1,6 @@
 import { IsArray, IsInt, IsOptional, IsString, Min } from 'class-validator';
 
-import { Describe } from '../index.js';
+import { Describe } from '../../index.js';
 
 /**
  * What the model asks a {@link ShellTool} to run: the `action` of an OpenAI

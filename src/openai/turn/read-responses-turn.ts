@@ -1,5 +1,5 @@
-import { PromptEvaluationError, type ToolDefinition } from '../index.js';
-import { type ProviderRequest, type ProviderTurn, TokenUsage } from '../provider/index.js';
+import { PromptEvaluationError, type ToolDefinition } from '../../index.js';
+import { type ProviderRequest, type ProviderTurn, TokenUsage } from '../../provider/index.js';
 import {
   isItem,
   type Item,
@@ -7,8 +7,8 @@ import {
   type OutputScope,
   readOutputItem,
 } from './read-output-items.js';
-import { RetryableResponseError } from './send-with-retries.js';
-import { decodeStrictOutput } from './structured-output-format.js';
+import { RetryableResponseError } from '../transport/send-with-retries.js';
+import { decodeStrictOutput } from '../request/structured-output-format.js';
 
 /** What {@link readResponsesTurn} needs to know about the request. */
 export interface ResponsesTurnContext {
@@ -74,6 +74,12 @@ export function readResponsesTurn(response: unknown, context: ResponsesTurnConte
     nativeCalls: draft.natives,
     parsed,
     usage: TokenUsage.fromProviderUsage(response['usage']),
+    finishReason:
+      response['status'] === 'incomplete'
+        ? 'length'
+        : draft.calls.length > 0
+          ? 'tool_calls'
+          : 'stop',
     providerItems: output,
     raw: response,
   };

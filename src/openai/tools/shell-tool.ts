@@ -1,4 +1,4 @@
-import { ToolDefinition, type ToolHandler } from '../index.js';
+import { ToolDefinition, type ToolHandler } from '../../index.js';
 import { ShellCallParams } from './shell-call-params.js';
 import { ShellCommandOutput } from './shell-command-output.js';
 

@@ -1,4 +1,4 @@
-import { type NativeTool, PromptValidationError } from '../index.js';
+import { type NativeTool, PromptValidationError } from '../../index.js';
 
 /** Types of environment in which OpenAI itself runs a `shell` tool. */
 const hostedShellEnvironments = new Set(['container_auto', 'container_reference']);

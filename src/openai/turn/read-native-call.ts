@@ -1,5 +1,5 @@
-import { type ProviderNativeCall } from '../provider/index.js';
-import { NativeTool, type ToolDefinition, ToolResult } from '../index.js';
+import { type ProviderNativeCall } from '../../provider/index.js';
+import { NativeTool, type ToolDefinition, ToolResult } from '../../index.js';
 
 type Item = Readonly<Record<string, unknown>>;
 

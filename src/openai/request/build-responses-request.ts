@@ -1,7 +1,7 @@
 import type { ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';
 
-import { type ProviderRequest } from '../provider/index.js';
-import type { OpenAIAdapterOptions } from './openai-adapter-options.js';
+import { type ProviderRequest } from '../../provider/index.js';
+import type { OpenAIAdapterOptions } from '../openai-adapter-options.js';
 import { responsesInput } from './responses-input.js';
 import { responsesToolChoice, responsesTools } from './responses-tools.js';
 import { structuredOutputFormat } from './structured-output-format.js';

@@ -6,7 +6,7 @@ import {
   type ProviderRequest,
   sanitizeSchemaName,
   toJsonSchema,
-} from '../provider/index.js';
+} from '../../provider/index.js';
 
 /** The `json_schema` format asked for a prompt's structured output. */
 export interface StructuredOutputFormat {

@@ -1,8 +1,8 @@
-import { NativeTool, type PromptEvaluationError, type ToolDefinition } from '../index.js';
-import { type ProviderNativeCall, type ProviderToolCall } from '../provider/index.js';
-import { ApplyPatchTool } from './apply-patch-tool.js';
+import { NativeTool, type PromptEvaluationError, type ToolDefinition } from '../../index.js';
+import { type ProviderNativeCall, type ProviderToolCall } from '../../provider/index.js';
+import { ApplyPatchTool } from '../tools/apply-patch-tool.js';
 import { nativeCallTypes, readNativeCall } from './read-native-call.js';
-import { ShellTool } from './shell-tool.js';
+import { ShellTool } from '../tools/shell-tool.js';
 
 /** One Responses API output item (or content part), as JSON. @internal */
 export type Item = Readonly<Record<string, unknown>>;

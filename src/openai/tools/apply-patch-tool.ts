@@ -1,4 +1,4 @@
-import { ToolDefinition, type ToolHandler } from '../index.js';
+import { ToolDefinition, type ToolHandler } from '../../index.js';
 import { ApplyPatchOperation } from './apply-patch-operation.js';
 
 /** Fields of an {@link ApplyPatchTool}. */

@@ -1,6 +1,6 @@
 import { IsIn, IsOptional, IsString } from 'class-validator';
 
-import { Describe } from '../index.js';
+import { Describe } from '../../index.js';
 
 /** The kinds of file change an `apply_patch_call` asks for. */
 export type ApplyPatchOperationType = 'create_file' | 'update_file' | 'delete_file';

@@ -3,9 +3,9 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 
-import { type ProviderRequest } from '../provider/index.js';
+import { type ProviderRequest } from '../../provider/index.js';
 import { chatMessages } from './chat-messages.js';
-import type { OpenAIAdapterOptions } from './openai-adapter-options.js';
+import type { OpenAIAdapterOptions } from '../openai-adapter-options.js';
 import { namedTool } from './named-tool.js';
 import { structuredOutputFormat } from './structured-output-format.js';
 

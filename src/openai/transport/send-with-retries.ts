@@ -1,7 +1,7 @@
-import { type Clock, PromptEvaluationError } from '../index.js';
-import { type RequestDeadline } from '../provider/index.js';
+import { type Clock, PromptEvaluationError } from '../../index.js';
+import { type RequestDeadline } from '../../provider/index.js';
 import { classifyOpenAIError, type OpenAIFailure } from './classify-openai-error.js';
-import type { OpenAIRetryOptions } from './openai-retry-options.js';
+import type { OpenAIRetryOptions } from '../openai-retry-options.js';
 import type { SecretRedactor } from './secret-redactor.js';
 
 /**

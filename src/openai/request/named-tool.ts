@@ -1,5 +1,5 @@
-import { PromptEvaluationError, type ToolDefinition } from '../index.js';
-import { type ToolSpec } from '../provider/index.js';
+import { PromptEvaluationError, type ToolDefinition } from '../../index.js';
+import { type ToolSpec } from '../../provider/index.js';
 
 /** The offered tool called `name`. @throws PromptEvaluationError naming the offered tools. */
 export function namedTool(

@@ -1,4 +1,4 @@
-import { PromptEvaluationError } from '../index.js';
+import { PromptEvaluationError } from '../../index.js';
 
 /** Where a response came from, for the message of {@link readJsonBody}. */
 export interface JsonBodyContext {

@@ -1,10 +1,10 @@
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 
-import { type ConversationMessage, type ProviderRequest } from '../provider/index.js';
-import { type ToolResult } from '../index.js';
-import { ApplyPatchTool } from './apply-patch-tool.js';
-import type { OpenAIInstructionsRole } from './openai-adapter-options.js';
-import { ShellTool } from './shell-tool.js';
+import { type ConversationMessage, type ProviderRequest } from '../../provider/index.js';
+import { type ToolResult } from '../../index.js';
+import { ApplyPatchTool } from '../tools/apply-patch-tool.js';
+import type { OpenAIInstructionsRole } from '../openai-adapter-options.js';
+import { ShellTool } from '../tools/shell-tool.js';
 
 /** The `instructions` and `input` of a Responses request. */
 export interface ResponsesInput {
