@@ -15,6 +15,7 @@ export interface OutputDraft {
   readonly natives: ProviderNativeCall[];
   /** Names of the functions whose arguments `max_output_tokens` cut off. */
   readonly truncated: string[];
+  /** What the model said when it refused. */
   readonly refusals: string[];
   /** The text of each message, and whether it is the final answer. */
   readonly texts: { text: string; final: boolean }[];
