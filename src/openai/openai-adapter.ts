@@ -75,7 +75,7 @@ export class OpenAIAdapter extends ProviderAdapter {
       structuredOutput:
         (options.structuredOutput ?? 'json_schema') === 'json_schema' ? 'native' : 'text',
     });
-    const own = client ?? new OpenAI({ ...options.client, maxRetries: 0 });
+    const own = client ?? new OpenAI(Object.assign({}, options.client, { maxRetries: 0 }));
     this.#client = own;
     this.#redactor = new SecretRedactor(() => [
       own.apiKey,
@@ -166,7 +166,6 @@ export class OpenAIAdapter extends ProviderAdapter {
       retry: this.#options.retry,
       redactor: this.#redactor,
     };
-    const endpoint = { prompt, api: context.api, baseURL: this.#client.baseURL };
     const requestOptions = (signal: AbortSignal) => ({
       signal,
       maxRetries: 0,
@@ -179,7 +178,7 @@ export class OpenAIAdapter extends ProviderAdapter {
         const completion = await withChildSignal(request.signal, async (signal) =>
           readJsonBody(
             await this.#client.chat.completions.create(body, requestOptions(signal)).asResponse(),
-            { ...endpoint, path: '/chat/completions' },
+            { prompt, api: context.api, baseURL: this.#client.baseURL, path: '/chat/completions' },
           ),
         );
         return readChatTurn(completion, {
@@ -195,7 +194,7 @@ export class OpenAIAdapter extends ProviderAdapter {
       const response = await withChildSignal(request.signal, async (signal) =>
         readJsonBody(
           await this.#client.responses.create(body, requestOptions(signal)).asResponse(),
-          { ...endpoint, path: '/responses' },
+          { prompt, api: context.api, baseURL: this.#client.baseURL, path: '/responses' },
         ),
       );
       return readResponsesTurn(response, {

@@ -13,7 +13,6 @@ import type { TokenUsage } from '../provider/token-usage.js';
 import { parseStructuredOutput } from '../schema/parse-structured-output.js';
 import { assertCallOpen } from '../session/call-frame.js';
 import { evaluationEventFields } from './events/event-fields.js';
-import type { PromptEventInit } from './events/prompt-event.js';
 import { PromptExecuted } from './events/prompt-executed.js';
 import { PromptRendered } from './events/prompt-rendered.js';
 import type { EvaluateOptions } from './evaluate-options.js';
@@ -51,7 +50,6 @@ export class EvaluationRun<O> {
   readonly #messages: ConversationMessage[] = [];
   readonly #toolCalls: ToolCallOutcome[] = [];
   readonly #output: RequestOutput | undefined;
-  #common: PromptEventInit | undefined;
   #toolChoice: ToolChoice;
   #usage: TokenUsage | undefined;
 
@@ -84,13 +82,13 @@ export class EvaluationRun<O> {
   /** Records `PromptRendered` and opens the conversation with the rendered prompt and the input. */
   start(): void {
     const rendered = this.#scope.rendered;
-    this.#common = evaluationEventFields(this.#scope);
     this.#scope.session.dispatch(
-      new PromptRendered({
-        ...this.#common,
-        renderInputs: this.#options.params ?? [],
-        renderedPrompt: rendered.text,
-      }),
+      new PromptRendered(
+        Object.assign(evaluationEventFields(this.#scope), {
+          renderInputs: this.#options.params ?? [],
+          renderedPrompt: rendered.text,
+        }),
+      ),
     );
     this.#messages.push({ role: 'system', content: rendered.text });
     if (this.#options.input !== undefined) {
@@ -184,12 +182,13 @@ export class EvaluationRun<O> {
       usage: this.#usage,
     };
     const executed = scope.session.dispatch(
-      new PromptExecuted({
-        ...(this.#common ?? evaluationEventFields(scope)),
-        result: { text: result.text, output: result.output },
-        usage: this.#usage,
-        durationMs: Math.max(0, this.#clock.now() - this.#started),
-      }),
+      new PromptExecuted(
+        Object.assign(evaluationEventFields(scope), {
+          result: { text: result.text, output: result.output },
+          usage: this.#usage,
+          durationMs: Math.max(0, this.#clock.now() - this.#started),
+        }),
+      ),
     );
     if (!executed.ok) {
       throw this.fail(

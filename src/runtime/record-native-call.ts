@@ -3,7 +3,7 @@ import type { TokenUsage } from '../provider/token-usage.js';
 import { ToolInvoked } from './events/tool-invoked.js';
 import { cloneValue } from '../core/clone-value.js';
 import type { ProviderNativeCall } from '../provider/conversation.js';
-import { evaluationEventFields, resultForSession } from './events/event-fields.js';
+import { resultForSession } from './events/event-fields.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 
 /**
@@ -20,7 +20,12 @@ export function recordNativeCall(
   const result = resultForSession(call.result);
   const message = result.toModelText();
   const event = new ToolInvoked({
-    ...evaluationEventFields(scope),
+    promptName: scope.prompt.name,
+    promptNs: scope.prompt.ns,
+    promptKey: scope.prompt.key,
+    adapter: scope.adapter.name,
+    sessionId: scope.session.sessionId,
+    evaluationId: scope.evaluationId,
     name: call.name,
     callId: call.callId,
     rawArguments: cloneValue(call.arguments),

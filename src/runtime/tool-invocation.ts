@@ -359,7 +359,10 @@ class ToolCallRun {
   ): Invocation {
     if (invocation.result.success) rollBack(snapshot, frame, 'failed');
     const message = `Tool '${this.#tool.name}' ran, but closing its call scope failed: ${describeThrown(error)}`;
-    return { ...invocation, result: ToolResult.error(message), outcome: 'failure' };
+    return Object.assign({}, invocation, {
+      result: ToolResult.error(message),
+      outcome: 'failure' as const,
+    });
   }
 }
 

@@ -134,11 +134,10 @@ export class Session implements Snapshotable<SessionSnapshot> {
     }
     this.parent = options.parent;
     this.#userTags = checkTags(options.tags ?? {});
-    this.tags = Object.freeze({
-      ...this.#userTags,
-      sessionId: this.sessionId,
-      ...(this.parent === undefined ? {} : { parentSessionId: this.parent.sessionId }),
-    });
+    const tags: Record<string, string> = { ...this.#userTags };
+    tags['sessionId'] = this.sessionId;
+    if (this.parent !== undefined) tags['parentSessionId'] = this.parent.sessionId;
+    this.tags = Object.freeze(tags);
     this.dispatcher = options.dispatcher ?? new InProcessDispatcher();
     const view: SessionView = Object.freeze({
       sessionId: this.sessionId,

@@ -66,7 +66,7 @@ export class NativeTool<P = unknown, R = unknown> extends ToolDefinition<P, R> {
         { paramsType: init.params, placeholder: 'description' },
       );
     }
-    super({ ...init, name, description });
+    super(Object.assign({}, init, { name, description }));
     this.type = init.type;
     this.config = Object.freeze({ ...(init.config ?? {}) });
   }

@@ -89,9 +89,15 @@ function replayItem(item: Item): Item {
   if (item['type'] !== 'message' || !Array.isArray(item['content'])) return item;
   const content = (item['content'] as unknown[]).map((part) => {
     if (!isResponsesItem(part) || part['type'] !== 'output_text') return part;
-    return { ...part, annotations: part['annotations'] ?? [], logprobs: part['logprobs'] ?? [] };
+    // Lone spreads, then the fields: Object.assign would run a `__proto__` key of the provider's JSON as a setter.
+    const text: Record<string, unknown> = { ...part };
+    text['annotations'] = part['annotations'] ?? [];
+    text['logprobs'] = part['logprobs'] ?? [];
+    return text;
   });
-  return { ...item, content };
+  const replayed: Record<string, unknown> = { ...item };
+  replayed['content'] = content;
+  return replayed;
 }
 
 function toolOutput(request: ProviderRequest, message: ToolMessage, call: Item | undefined): Item {

@@ -49,8 +49,10 @@ export function decodeStrictOutput(
   }
   if (output.container === 'object') return normalizeStrictArguments(output.type, value);
   if (!isPlainObject(value) || !Array.isArray(value['items'])) return value;
-  return {
-    ...value,
-    items: (value['items'] as unknown[]).map((item) => normalizeStrictArguments(output.type, item)),
-  };
+  // A lone spread, then the field: Object.assign would run a `__proto__` key of the model's JSON as a setter.
+  const copy: Record<string, unknown> = { ...value };
+  copy['items'] = (value['items'] as unknown[]).map((item) =>
+    normalizeStrictArguments(output.type, item),
+  );
+  return copy;
 }

@@ -203,7 +203,7 @@ function exhausted(
       phase: 'request',
       prompt: context.prompt,
       cause,
-      providerPayload: { ...failure.details, attempts, retryAfterMs: failure.retryAfterMs },
+      providerPayload: payloadOf(failure.details, attempts, failure.retryAfterMs),
     },
   );
 }
@@ -240,4 +240,16 @@ function hintFor(failure: OpenAIFailure): string {
     default:
       return '';
   }
+}
+
+/** The failure's details with the attempts and the wait the provider asked for (a lone spread keeps `__proto__` keys inert). */
+function payloadOf(
+  details: Readonly<Record<string, unknown>>,
+  attempts: number,
+  retryAfterMs: number | undefined,
+): Record<string, unknown> {
+  const payload: Record<string, unknown> = { ...details };
+  payload['attempts'] = attempts;
+  payload['retryAfterMs'] = retryAfterMs;
+  return payload;
 }
