@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/deep-freeze.js';
 import type { EventType } from './event-type.js';
 
 /**
@@ -16,6 +17,14 @@ export interface SessionEventTraits<E extends object = object> {
   readonly logged?: boolean;
   /** Values the session reduces into their own slices after the event (e.g. a tool's successful result). */
   readonly fanOut?: (event: E) => readonly object[];
+  /**
+   * Every value the event holds that is not a primitive. When given, the
+   * session freezes the event itself and deep-freezes only these, instead of
+   * walking every field of the event (which reads a property descriptor per
+   * field: most of the cost of recording a tool call). An event class that
+   * declares it must list every object it holds.
+   */
+  readonly contents?: (event: E) => readonly unknown[];
 }
 
 /** The traits `type` declares itself (inherited ones do not count), if any. */
@@ -23,4 +32,18 @@ export function sessionTraitsOf(type: EventType): SessionEventTraits | undefined
   return Object.hasOwn(type, 'sessionTraits')
     ? (type as unknown as { readonly sessionTraits: SessionEventTraits }).sessionTraits
     : undefined;
+}
+
+/**
+ * Deep-freezes a value the session stores: an event whose class declares its
+ * `contents` is frozen itself and only those are walked; anything else is
+ * walked whole (see `deepFreeze`). @internal
+ */
+export function freezeStored<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const contents = sessionTraitsOf(value.constructor as EventType)?.contents;
+  if (contents === undefined) return deepFreeze(value);
+  Object.freeze(value);
+  for (const item of contents(value)) deepFreeze(item);
+  return value;
 }

@@ -9,7 +9,6 @@ import { InProcessDispatcher } from './in-process-dispatcher.js';
 import type { Snapshotable } from './snapshotable.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { assertCallOpen } from './call-frame.js';
-import { deepFreeze } from '../core/deep-freeze.js';
 import { isClassInstance } from '../core/is-class-instance.js';
 import { PersistentList } from './persistent-list.js';
 import type { ReducerContext } from './reducer.js';
@@ -19,7 +18,7 @@ import { SliceReader } from './slice-reader.js';
 import { SliceStore } from './slice-store.js';
 import type { SliceType } from './slice-type.js';
 import type { SessionView, SliceView } from './slice-view.js';
-import { sessionTraitsOf } from './session-event-traits.js';
+import { freezeStored, sessionTraitsOf } from './session-event-traits.js';
 import { SessionSnapshot, type SnapshotEntry } from './session-snapshot.js';
 import { stateReducers } from './state-reducers.js';
 import { transaction, type TransactionOptions } from './transaction.js';
@@ -304,11 +303,12 @@ export class Session implements Snapshotable<SessionSnapshot> {
 
   #dispatch<E extends object>(eventType: EventType<E>, event: E): DispatchResult<E> {
     assertCallOpen(this.#writeTarget);
-    deepFreeze(event);
+    const traits = sessionTraitsOf(eventType);
+    freezeStored(event);
     const invoked: DispatchParticipant[] = [];
     const failures: DispatchFailure[] = [];
     this.#store.reduce(event, eventType, this.#context, invoked, failures);
-    for (const value of sessionTraitsOf(eventType)?.fanOut?.(event) ?? []) {
+    for (const value of traits?.fanOut?.(event) ?? []) {
       this.#store.reduce(value, value.constructor as EventType, this.#context, invoked, failures);
     }
     const delivered = this.dispatcher.dispatch(event);

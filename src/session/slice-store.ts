@@ -3,9 +3,8 @@ import type { DispatchFailure, DispatchParticipant } from './dispatch-failure.js
 import type { EventType } from './event-type.js';
 import { isThenable } from '../core/is-thenable.js';
 import { appendAll } from './append-all.js';
-import { deepFreeze } from '../core/deep-freeze.js';
 import { PersistentList } from './persistent-list.js';
-import { sessionTraitsOf } from './session-event-traits.js';
+import { freezeStored, sessionTraitsOf } from './session-event-traits.js';
 import type { Reducer, ReducerContext } from './reducer.js';
 import { expectSliceOp, type SliceOp } from './slice-op.js';
 import { SlicePolicy } from './slice-policy.js';
@@ -171,7 +170,7 @@ export function admit(
       fix: `Store instances of ${slice.name} (e.g. Object.assign(new ${slice.name}(), data)), or register the reducer on the slice of the value's own class.`,
     });
   }
-  return deepFreeze(value);
+  return freezeStored(value);
 }
 
 function asyncReducerError(reducer: DispatchParticipant): ConfigurationError {

@@ -63,3 +63,126 @@ export function printTable(title: string, rows: readonly Measurement[], baseline
     );
   }
 }
+
+/** One contender of {@link compare}. */
+export interface Contender {
+  readonly name: string;
+  /** One operation (sync or async). */
+  readonly run: () => unknown;
+  /** The most this contender may cost, as a ratio to the baseline; printed with met / not met. */
+  readonly goal?: number | undefined;
+  /** What the goal compares against when it is not the table's baseline (a contender's name). */
+  readonly goalAgainst?: string | undefined;
+}
+
+/** Options of {@link compare}. */
+export interface CompareOptions {
+  /** The contender every ratio is taken against. */
+  readonly baseline: string;
+  /** Operations per contender per round. */
+  readonly batch?: number;
+  /** Rounds; in each, every contender runs one batch, starting from a different one each round. */
+  readonly rounds?: number;
+}
+
+/** What {@link compare} measured for one contender. */
+export interface Comparison {
+  readonly name: string;
+  /** Median nanoseconds per operation over the rounds. */
+  readonly medianNs: number;
+  /** Fastest round's nanoseconds per operation. */
+  readonly minNs: number;
+  /** Median over the rounds of this round's time divided by the baseline's in the same round. */
+  readonly medianRatio: number;
+  /** This contender's fastest round divided by the baseline's fastest round. */
+  readonly minRatio: number;
+  readonly goal: number | undefined;
+  readonly goalAgainst: string | undefined;
+}
+
+/**
+ * Runs the contenders interleaved in rounds (A B C, then B C A, ...) in one
+ * process, so a slow moment of the machine or the garbage collector falls on
+ * every contender alike, and prints, per contender, the median time per
+ * operation, the median of the per-round ratios to the baseline, the ratio of
+ * the fastest rounds, and the goal with "met" or "not met" (judged on the
+ * median per-round ratio). Returns the figures.
+ */
+export async function compare(
+  title: string,
+  contenders: readonly Contender[],
+  options: CompareOptions,
+): Promise<Comparison[]> {
+  const batch = options.batch ?? 1_000;
+  const rounds = options.rounds ?? 15;
+  const times = contenders.map(() => [] as number[]);
+  for (const contender of contenders) for (let i = 0; i < batch; i++) await contender.run();
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const index = (round + k) % contenders.length;
+      const contender = contenders[index] as Contender;
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < batch; i++) await contender.run();
+      (times[index] as number[]).push(Number(process.hrtime.bigint() - start) / batch);
+    }
+  }
+  const at = (name: string): number[] => {
+    const index = contenders.findIndex((contender) => contender.name === name);
+    if (index < 0) throw new Error(`compare: no contender named '${name}'`);
+    return times[index] as number[];
+  };
+  const base = at(options.baseline);
+  const results = contenders.map((contender, index): Comparison => {
+    const own = times[index] as number[];
+    return {
+      name: contender.name,
+      medianNs: median(own),
+      minNs: Math.min(...own),
+      medianRatio: median(own.map((ns, round) => ns / (base[round] as number))),
+      minRatio: Math.min(...own) / Math.min(...base),
+      goal: contender.goal,
+      goalAgainst: contender.goalAgainst,
+    };
+  });
+  printComparison(title, results, options.baseline, (name) => at(name));
+  return results;
+}
+
+function printComparison(
+  title: string,
+  results: readonly Comparison[],
+  baseline: string,
+  timesOf: (name: string) => number[],
+): void {
+  console.log(`\n${title} (interleaved rounds; ratios to ${baseline})`);
+  const width = Math.max(...results.map((row) => row.name.length));
+  console.log(
+    `  ${''.padEnd(width)}  ${'median'.padStart(10)}  ${'fastest'.padStart(10)}  ${'ratio'.padStart(7)}  ${'fastest'.padStart(7)}  goal`,
+  );
+  for (const row of results) {
+    console.log(
+      `  ${row.name.padEnd(width)}  ${formatNs(row.medianNs).padStart(10)}  ${formatNs(row.minNs).padStart(10)}  ` +
+        `×${row.medianRatio.toFixed(2).padStart(6)}  ×${row.minRatio.toFixed(2).padStart(6)}  ${goalText(row, timesOf)}`,
+    );
+  }
+}
+
+/** `≤ ×0.80 of X: not met (×5.21)`, judged on the median per-round ratio to what the goal names. */
+function goalText(row: Comparison, timesOf: (name: string) => number[]): string {
+  if (row.goal === undefined) return '';
+  let ratio = row.medianRatio;
+  let against = '';
+  if (row.goalAgainst !== undefined) {
+    const own = timesOf(row.name);
+    const other = timesOf(row.goalAgainst);
+    ratio = median(own.map((ns, round) => ns / (other[round] as number)));
+    against = ` of ${row.goalAgainst}`;
+  }
+  const verdict = ratio <= row.goal ? 'met' : 'not met';
+  return `≤ ×${row.goal.toFixed(2)}${against}: ${verdict}${against === '' ? '' : ` (×${ratio.toFixed(2)})`}`;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}

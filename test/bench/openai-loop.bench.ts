@@ -27,7 +27,7 @@ import {
 import { OpenAIAdapter, OpenAIAdapterOptions } from 'affordance/openai';
 import { toJsonSchema } from 'affordance/provider';
 
-import { formatNs, measure, printTable } from './measure.js';
+import { compare, formatNs } from './measure.js';
 
 const turns = 20;
 
@@ -211,18 +211,18 @@ export default async function run(): Promise<void> {
   const server = await startServer();
   const client = new OpenAI({ apiKey: 'sk-bench', baseURL: server.baseURL, maxRetries: 0 });
   try {
-    const options = { batch: 3, samples: 9 };
-    const rows = [
-      await measure('bare SDK loop (JSON.parse, no validation)', bareLoop(client), options),
-      await measure('runtime.evaluate on OpenAIAdapter', adapterLoop(client), options),
-    ];
-    printTable(
+    const bare = 'bare SDK loop (JSON.parse, no validation)';
+    const rows = await compare(
       `OpenAI loop: ${turns} turns × 3 tool calls + answer (${turns + 1} requests) on 127.0.0.1`,
-      rows,
+      [
+        { name: bare, run: bareLoop(client) },
+        { name: 'runtime.evaluate on OpenAIAdapter', run: adapterLoop(client), goal: 1.05 },
+      ],
+      { baseline: bare, batch: 2, rounds: 11 },
     );
-    const [bare, adapter] = rows;
-    if (bare !== undefined && adapter !== undefined) {
-      const perRequest = (adapter.nsPerOp - bare.nsPerOp) / (turns + 1);
+    const [floor, adapter] = rows;
+    if (floor !== undefined && adapter !== undefined) {
+      const perRequest = (adapter.medianNs - floor.medianNs) / (turns + 1);
       console.log(
         `  adapter overhead per request (3 calls each): ${formatNs(perRequest)}; server saw ${server.requests()} requests`,
       );

@@ -34,7 +34,7 @@ import { buildJsonSchema } from '../../src/schema/build-json-schema.js';
 import { parseToolArguments } from '../../src/schema/parse-tool-arguments.js';
 import { analyseParamsClass } from '../../src/schema/params-shape.js';
 import { toJsonSchema } from '../../src/schema/to-json-schema.js';
-import { measure, printTable } from './measure.js';
+import { compare, measure, printTable } from './measure.js';
 
 enum Sort {
   Relevance = 'relevance',
@@ -100,7 +100,92 @@ function withZod(): z.infer<typeof searchSchema> {
   return searchSchema.parse(JSON.parse(text));
 }
 
+/** Three fields. */
+class Small {
+  @IsString() @MaxLength(100) name!: string;
+  @IsInt() @Min(0) @Max(150) age!: number;
+  @IsOptional() @IsBoolean() active?: boolean;
+}
+const smallSchema = z.strictObject({
+  name: z.string().max(100),
+  age: z.int().min(0).max(150),
+  active: z.boolean().optional(),
+});
+const smallText = JSON.stringify({ name: 'Ada', age: 36, active: true });
+
+/** Thirty fields: ten strings, ten integers, ten booleans. */
+class Wide {}
+const wideShape: Record<string, z.ZodType> = {};
+const wideValue: Record<string, unknown> = {};
+for (let index = 0; index < 10; index++) {
+  IsString()(Wide.prototype, `s${index}`);
+  MaxLength(50)(Wide.prototype, `s${index}`);
+  IsInt()(Wide.prototype, `n${index}`);
+  Min(0)(Wide.prototype, `n${index}`);
+  IsBoolean()(Wide.prototype, `b${index}`);
+  wideShape[`s${index}`] = z.string().max(50);
+  wideShape[`n${index}`] = z.int().min(0);
+  wideShape[`b${index}`] = z.boolean();
+  wideValue[`s${index}`] = `value ${index}`;
+  wideValue[`n${index}`] = index;
+  wideValue[`b${index}`] = index % 2 === 0;
+}
+const wideSchema = z.strictObject(wideShape);
+const wideText = JSON.stringify(wideValue);
+
+/** Nested three levels: an order with a customer with an address. */
+class Address {
+  @IsString() @MinLength(1) street!: string;
+  @IsString() @MinLength(1) city!: string;
+}
+class Customer {
+  @IsString() name!: string;
+  @ValidateNested() @Type(() => Address) address!: Address;
+}
+class Order {
+  @IsString() id!: string;
+  @IsInt() @Min(1) quantity!: number;
+  @ValidateNested() @Type(() => Customer) customer!: Customer;
+}
+const orderSchema = z.strictObject({
+  id: z.string(),
+  quantity: z.int().min(1),
+  customer: z.strictObject({
+    name: z.string(),
+    address: z.strictObject({ street: z.string().min(1), city: z.string().min(1) }),
+  }),
+});
+const orderText = JSON.stringify({
+  id: 'o-1',
+  quantity: 2,
+  customer: { name: 'Ada', address: { street: '1 Loop Road', city: 'London' } },
+});
+
+/** parseToolArguments against zod 4 for one shape, interleaved. */
+async function againstZod(
+  title: string,
+  cls: new () => unknown,
+  schema: z.ZodType,
+  json: string,
+): Promise<void> {
+  await parseToolArguments(cls, json);
+  schema.parse(JSON.parse(json));
+  const zod = 'zod 4 strictObject.parse (JSON.parse first)';
+  await compare(
+    title,
+    [
+      { name: zod, run: () => schema.parse(JSON.parse(json)) },
+      { name: 'parseToolArguments', run: () => parseToolArguments(cls, json), goal: 1 },
+    ],
+    { baseline: zod, batch: 2_000, rounds: 15 },
+  );
+}
+
 export default async function (): Promise<void> {
+  await againstZod('Validation, 3 fields, from JSON text', Small, smallSchema, smallText);
+  await againstZod('Validation, 30 fields, from JSON text', Wide, wideSchema, wideText);
+  await againstZod('Validation, nested 3 levels, from JSON text', Order, orderSchema, orderText);
+
   // Every contender must accept the payload before it is timed.
   await parseToolArguments(SearchParams, text);
   await byHand();

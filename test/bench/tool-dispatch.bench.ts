@@ -13,7 +13,7 @@
 import 'reflect-metadata';
 
 import { invokeFunctionTool, RunContext, tool } from '@openai/agents-core';
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { Container, inject } from 'inversify';
 import { z } from 'zod';
 
@@ -33,7 +33,7 @@ import { ScriptedAdapter } from '../../src/testing/index.js';
 
 import { EvaluationScope } from '../../src/runtime/scope/evaluation-scope.js';
 import { ToolExecutor } from '../../src/runtime/tool-executor.js';
-import { measure, printTable } from './measure.js';
+import { compare, type Contender } from './measure.js';
 
 class EchoParams {
   @IsString() text!: string;
@@ -142,26 +142,61 @@ export default async function run(): Promise<void> {
     return Promise.resolve();
   };
 
-  const rows = [
-    await measure('bare function call (JSON.parse, no validation)', bareCall, { batch: 2_000 }),
-    await measure('@openai/agents-core invokeFunctionTool (zod)', agentsDispatch, { batch: 2_000 }),
-    await measure('affordance, plain ToolDefinition handler', affordanceDispatch('echo_plain'), {
-      batch: 2_000,
-    }),
-    await measure('affordance, @Tool on a @Section', affordanceDispatch('echo'), {
-      batch: 2_000,
-    }),
-    await measure(
-      'affordance, @Section injecting ToolContext (call container)',
-      affordanceDispatch('echo_context'),
-      {
-        batch: 2_000,
-      },
-    ),
+  const contenders = (suffix: string): Contender[] => [
+    { name: `bare function call (JSON.parse, no validation)${suffix}`, run: bareCall },
+    { name: `@openai/agents-core invokeFunctionTool (zod)${suffix}`, run: agentsDispatch },
+    {
+      name: `affordance, plain ToolDefinition handler${suffix}`,
+      run: affordanceDispatch('echo_plain'),
+      goal: 0.8,
+    },
+    {
+      name: `affordance, @Tool on a @Section${suffix}`,
+      run: affordanceDispatch('echo'),
+      goal: 0.8,
+    },
+    {
+      name: `affordance, @Section injecting ToolContext (call container)${suffix}`,
+      run: affordanceDispatch('echo_context'),
+      goal: 1.5,
+      goalAgainst: `affordance, plain ToolDefinition handler${suffix}`,
+    },
   ];
-  printTable(
+  const agents = '@openai/agents-core invokeFunctionTool (zod)';
+  const few = await compare(
     'Dispatch of one trivial tool call, JSON arguments to model text',
-    rows,
-    rows[1]?.name,
+    contenders(''),
+    { baseline: agents, batch: 1_000, rounds: 15 },
   );
+
+  // class-validator keeps every validated class of the process in one store: declare 1,000 more
+  // params classes (as a large application would) and measure again.
+  declareParamsClasses(1_000);
+  const many = await compare(
+    'The same, with 1,000 more params classes declared in the process',
+    contenders(' [1,000 classes]'),
+    { baseline: `${agents} [1,000 classes]`, batch: 1_000, rounds: 15 },
+  );
+  const plainFew = few.find((row) => row.name === 'affordance, plain ToolDefinition handler');
+  const plainMany = many.find((row) => row.name.startsWith('affordance, plain ToolDefinition'));
+  if (plainFew !== undefined && plainMany !== undefined) {
+    const growth = plainMany.medianNs / plainFew.medianNs;
+    console.log(
+      `  plain tool with 1,000 more classes / without: ×${growth.toFixed(2)} (goal: flat, ≤ ×1.10: ${growth <= 1.1 ? 'met' : 'not met'})`,
+    );
+  }
+}
+
+/** Declares `count` params classes with class-validator constraints, as an application with that many tools has. */
+function declareParamsClasses(count: number): void {
+  for (let index = 0; index < count; index++) {
+    const cls = class {
+      query = '';
+      limit = 0;
+    };
+    IsString()(cls.prototype, 'query');
+    MaxLength(200)(cls.prototype, 'query');
+    IsInt()(cls.prototype, 'limit');
+    Min(1)(cls.prototype, 'limit');
+  }
 }

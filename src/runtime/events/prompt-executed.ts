@@ -35,6 +35,7 @@ export class PromptExecuted<T = unknown> extends PromptEvent {
       if (isClassInstance(output)) return [output];
       return Array.isArray(output) ? output.filter(isClassInstance) : [];
     },
+    contents: (event) => [event.createdAt, event.result, event.usage],
   };
 
   /** The evaluation's response. */

@@ -12,7 +12,10 @@ export interface PromptRenderedInit extends PromptEventInit {
 /** Emitted once per evaluation after the prompt is rendered and before the first provider request. Frozen. */
 export class PromptRendered extends PromptEvent {
   /** Logged in its own slice. */
-  static readonly sessionTraits: SessionEventTraits<PromptRendered> = { logged: true };
+  static readonly sessionTraits: SessionEventTraits<PromptRendered> = {
+    logged: true,
+    contents: (event) => [event.createdAt, event.renderInputs],
+  };
 
   /** The params objects the prompt was rendered with. */
   readonly renderInputs: readonly unknown[];

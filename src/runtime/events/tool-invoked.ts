@@ -48,6 +48,14 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
       event.outcome === 'success' && isClassInstance(event.result.value)
         ? [event.result.value]
         : [],
+    // Every object a ToolInvoked holds; the rest are primitives (strings, numbers, booleans).
+    contents: (event) => [
+      event.createdAt,
+      event.params,
+      event.rawArguments,
+      event.result,
+      event.usage,
+    ],
   };
 
   /** The tool's name. */
