@@ -1,7 +1,6 @@
-import { getMetadataStorage } from 'class-validator';
-
 import type { Class } from '../core/class-type.js';
 import { readFieldDescriptions } from '../metadata/describe-metadata.js';
+import { validationMetadataOf } from './validation-metadata.js';
 
 /**
  * Field names of a params, result or output class, in declaration order:
@@ -11,7 +10,7 @@ import { readFieldDescriptions } from '../metadata/describe-metadata.js';
  */
 export function listClassFields(cls: Class): readonly string[] {
   const names = new Set<string>();
-  const validations = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+  const validations = validationMetadataOf(cls, true);
   for (const metadata of validations) names.add(metadata.propertyName);
   for (const field of readFieldDescriptions(cls).keys()) names.add(field);
   for (const field of instanceFields(cls)) names.add(field);

@@ -4,10 +4,7 @@ import { getDesignType } from '../metadata/metadata-store.js';
 import type { Class } from '../core/class-type.js';
 import { listClassFields } from './class-fields.js';
 import { readDeclaredType } from './declared-type.js';
-
-type ValidationMetadata = ReturnType<
-  ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']
->[number];
+import { type ValidationMetadata, validationMetadataOf } from './validation-metadata.js';
 
 /** One class-validator constraint on a field, by its registered name (`isString`, `min`...). @internal */
 export interface FieldConstraint {
@@ -111,7 +108,7 @@ export function readParamsShape(cls: Class): ParamsShape {
  */
 export function analyseParamsClass(cls: Class): ParamsShape {
   const storage = getMetadataStorage();
-  const byField = groupByField(storage.getTargetValidationMetadatas(cls, '', false, false));
+  const byField = groupByField(validationMetadataOf(cls));
   const defaults = constructDefaults(cls);
   const problems: [string, string, string][] = [];
   const fields = new Map<string, FieldShape>();

@@ -32,7 +32,7 @@ if (files.length === 1 || process.env['AFFORDANCE_BENCH_CHILD'] !== undefined) {
   // Each file in a process of its own: a benchmark that fills the heap (a session of 10^6 events)
   // would otherwise slow every contender measured after it, the peers included.
   for (const file of files) {
-    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), file], {
+    const run = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), file], {
       stdio: 'inherit',
       env: { ...process.env, AFFORDANCE_BENCH_CHILD: '1' },
     });

@@ -49,7 +49,6 @@ export interface EvaluationScopeInit {
  * @internal
  */
 export class EvaluationScope {
-  readonly container: Container;
   readonly evaluationId: string;
   readonly prompt: Prompt;
   readonly rendered: RenderedPrompt;
@@ -64,6 +63,8 @@ export class EvaluationScope {
   readonly signal: AbortSignal;
   readonly resolvableWithoutCall: (sectionClass: object) => boolean;
   readonly #strict: ReadonlySet<string>;
+  readonly #init: EvaluationScopeInit;
+  #container: Container | undefined;
   #disposed = false;
 
   constructor(init: EvaluationScopeInit) {
@@ -87,6 +88,17 @@ export class EvaluationScope {
     });
     this.evaluate = init.evaluate;
     this.signal = init.signal;
+    this.#init = init;
+  }
+
+  /**
+   * The evaluation's child container, created on first use: an evaluation whose
+   * tools resolve no section or service never builds one (most of the memory
+   * of a live evaluation was this container).
+   */
+  get container(): Container {
+    if (this.#container !== undefined) return this.#container;
+    const init = this.#init;
     const container = new Container({ parent: init.root });
     container.bind(EvaluationId).toConstantValue(init.evaluationId);
     container.bind(Prompt).toConstantValue(init.prompt);
@@ -97,7 +109,8 @@ export class EvaluationScope {
     if (init.budgetTracker !== undefined) {
       container.bind(BudgetTracker).toConstantValue(init.budgetTracker);
     }
-    this.container = container;
+    this.#container = container;
+    return container;
   }
 
   /** The profile the model's arguments for `toolName` follow: the schema choice sent with the tool. */
@@ -115,7 +128,7 @@ export class EvaluationScope {
     if (this.#disposed) return;
     this.#disposed = true;
     const errors: unknown[] = [];
-    await this.container.unbindAllAsync().catch((error: unknown) => errors.push(error));
+    await this.#container?.unbindAllAsync().catch((error: unknown) => errors.push(error));
     await this.resources.close().catch((error: unknown) => errors.push(error));
     if (errors.length > 0)
       throw new AggregateError(errors, 'Disposing the evaluation scope failed.');

@@ -1,0 +1,93 @@
+/**
+ * Cold start: building, preparing and first rendering a prompt of 100
+ * `@Section` classes with 5 `@Tool` methods each (500 tools, 500 params
+ * classes), then a later render. Every sample uses classes declared afresh, so
+ * nothing is cached from the sample before (goal of issue 12: ≤ 50 ms).
+ */
+import 'reflect-metadata';
+
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Container } from 'inversify';
+
+import {
+  installAffordance,
+  Prompt,
+  Section,
+  Tool,
+  type ToolContext,
+  ToolResult,
+} from '../../src/index.js';
+import { formatNs } from './measure.js';
+
+const sections = 100;
+const toolsPerSection = 5;
+
+/** Declares `sections` section classes with `toolsPerSection` tools each, every tool with its own params class. */
+function declareSections(round: number): (abstract new (...args: never[]) => unknown)[] {
+  const classes: (abstract new (...args: never[]) => unknown)[] = [];
+  for (let s = 0; s < sections; s++) {
+    const cls = class {};
+    for (let t = 0; t < toolsPerSection; t++) {
+      const params = class {
+        query = '';
+        limit = 1;
+        note?: string;
+      };
+      IsString()(params.prototype, 'query');
+      MaxLength(200)(params.prototype, 'query');
+      IsInt()(params.prototype, 'limit');
+      Min(1)(params.prototype, 'limit');
+      Max(100)(params.prototype, 'limit');
+      IsOptional()(params.prototype, 'note');
+      IsString()(params.prototype, 'note');
+      const method = `tool${t}`;
+      Object.defineProperty(cls.prototype, method, {
+        value: (p: InstanceType<typeof params>, _context: ToolContext) => ToolResult.ok(p.query),
+        writable: true,
+        configurable: true,
+      });
+      Reflect.defineMetadata('design:paramtypes', [params, Object], cls.prototype, method);
+      Tool({ name: `s${s}_t${t}`, description: `Tool ${t} of section ${s}.`, params })(
+        cls.prototype,
+        method,
+        Object.getOwnPropertyDescriptor(cls.prototype, method) as PropertyDescriptor,
+      );
+    }
+    Section({ key: `section-${round}-${s}`, title: `Section ${s}`, template: `Section ${s}.` })(
+      cls,
+    );
+    classes.push(cls);
+  }
+  return classes;
+}
+
+export default async function run(): Promise<void> {
+  const samples = 7;
+  const cold: number[] = [];
+  const warm: number[] = [];
+  for (let round = 0; round < samples; round++) {
+    const classes = declareSections(round);
+    const runtime = installAffordance(new Container());
+    const start = process.hrtime.bigint();
+    const prompt = new Prompt({ ns: 'bench', key: `cold-${round}`, sections: classes });
+    runtime.prepare(prompt);
+    const first = prompt.render();
+    cold.push(Number(process.hrtime.bigint() - start));
+    if (first.tools.length !== sections * toolsPerSection) throw new Error('tools missing');
+    const again = process.hrtime.bigint();
+    prompt.render();
+    warm.push(Number(process.hrtime.bigint() - again));
+    await Promise.resolve();
+  }
+  cold.sort((a, b) => a - b);
+  warm.sort((a, b) => a - b);
+  const median = (values: number[]): number => values[Math.floor(values.length / 2)] ?? Number.NaN;
+  console.log(
+    `\nCold start: prompt of ${sections} sections / ${sections * toolsPerSection} tools, declared afresh each sample`,
+  );
+  const coldMs = median(cold) / 1e6;
+  console.log(
+    `  build + prepare + first render   ${formatNs(median(cold)).padStart(10)} (fastest ${formatNs(cold[0] ?? NaN)})  goal ≤ 50 ms: ${coldMs <= 50 ? 'met' : 'not met'}`,
+  );
+  console.log(`  a later render                   ${formatNs(median(warm)).padStart(10)}`);
+}
