@@ -10,6 +10,7 @@ import {
   ToolValidationError,
   type ToolValidationIssue,
 } from '../core/errors/tool-validation-error.js';
+import { parseCompiled } from './compiled-parse.js';
 import { normalizeStrictArguments } from './normalize-strict-arguments.js';
 import type { SchemaProfile } from './params-json-schema.js';
 import { readParamsShape } from './params-shape.js';
@@ -66,6 +67,11 @@ const noArguments = 'Tool does not accept any arguments.';
  * accepted as class-validator accepts it, and reaches the handler as `null`
  * unless the profile is `openai-strict`. Empty text or `undefined` counts as `{}`.
  *
+ * Valid arguments of a params class made only of constraints affordance
+ * checks itself skip class-transformer and class-validator: a checker compiled
+ * once per class and profile builds the same instance. Every other class, and
+ * every rejected call, takes the class-transformer and class-validator path.
+ *
  * @throws ToolValidationError listing every problem at once, each with its
  * field path: dotted keys and bracketed indexes (`address.zip`,
  * `items[2].name`), keys that are not identifiers quoted (`meta["a b"]`), and
@@ -86,6 +92,9 @@ export async function parseToolArguments<T>(
       if (Object.keys(decoded).length > 0) return fail(paramsType, noArguments);
       return plainToInstance(paramsType as ClassConstructor<T>, {}, transformOptions);
     }
+    // The compiled fast path answers only for arguments it accepts; anything else takes the full path.
+    const fast = parseCompiled(paramsType, shape, decoded, options.profile ?? 'standard');
+    if (fast !== undefined) return fast as T;
     const normalized =
       options.profile === 'openai-strict'
         ? (normalizeStrictArguments(paramsType, decoded) as Record<string, unknown>)

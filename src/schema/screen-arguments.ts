@@ -37,15 +37,17 @@ class Screen {
   ): Record<string, unknown> {
     const copy: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      const keyPath = joinFieldPath(path, key);
       const field = reservedKeys.has(key) ? undefined : shape.fields.get(key);
       if (field === undefined) {
-        this.report(keyPath, unknownFieldMessage(shape));
+        this.report(joinFieldPath(path, key), unknownFieldMessage(shape));
         continue;
       }
       const item = value[key];
+      if (item === undefined) continue;
       // Plain assignment is safe: reserved keys such as `__proto__` never get this far.
-      if (item !== undefined) copy[key] = this.field(field, item, keyPath, depth + 1);
+      copy[key] = passesAsIs(field, item)
+        ? item
+        : this.field(field, item, joinFieldPath(path, key), depth + 1);
     }
     for (const field of shape.fields.values()) {
       if (field.required && !Object.prototype.hasOwnProperty.call(copy, field.name)) {
@@ -156,6 +158,18 @@ class Screen {
   private report(path: string, message: string): void {
     this.issues.push({ path, message });
   }
+}
+
+/**
+ * Whether `Screen.field` would return `value` unchanged and report
+ * nothing, so its path need not be built: a JSON scalar or `null` for a field
+ * that expects no array and has no enum guard.
+ */
+function passesAsIs(field: FieldShape, value: unknown): boolean {
+  if (field.enumGuard !== undefined) return false;
+  if (value === null) return true;
+  const type = typeof value;
+  return !field.list && (type === 'string' || type === 'number' || type === 'boolean');
 }
 
 function unknownFieldMessage(shape: ParamsShape): string {
