@@ -3,7 +3,7 @@ import type { TokenUsage } from '../provider/token-usage.js';
 import { ToolInvoked } from './events/tool-invoked.js';
 import { cloneValue } from '../core/clone-value.js';
 import type { ProviderNativeCall } from '../provider/conversation.js';
-import { resultForSession } from './events/event-fields.js';
+import { resultForSession, toolInvokedInit } from './events/event-fields.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 
 /**
@@ -19,21 +19,17 @@ export function recordNativeCall(
   // The adapter may still hold the provider's objects; the session records a copy.
   const result = resultForSession(call.result);
   const message = result.toModelText();
-  const event = new ToolInvoked({
-    promptName: scope.prompt.name,
-    promptNs: scope.prompt.ns,
-    promptKey: scope.prompt.key,
-    adapter: scope.adapter.name,
-    sessionId: scope.session.sessionId,
-    evaluationId: scope.evaluationId,
-    name: call.name,
-    callId: call.callId,
-    rawArguments: cloneValue(call.arguments),
-    result,
-    renderedMessage: message,
-    native: true,
-    usage,
-  });
+  const event = new ToolInvoked(
+    toolInvokedInit(scope, {
+      name: call.name,
+      callId: call.callId,
+      rawArguments: cloneValue(call.arguments),
+      result,
+      renderedMessage: message,
+      native: true,
+      usage,
+    }),
+  );
   scope.session.dispatch(event);
   return { call, result, message, event };
 }

@@ -3,7 +3,7 @@ import { describeThrown } from '../core/errors/describe-thrown.js';
 import type { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import type { DispatchFailure } from '../session/dispatch-failure.js';
 import type { DispatchResult } from '../session/dispatch-result.js';
-import { ToolInvoked, type ToolInvokedInit } from './events/tool-invoked.js';
+import { ToolInvoked } from './events/tool-invoked.js';
 import type { TokenUsage } from '../provider/token-usage.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
 import { outsideCallFrames } from '../session/call-frame.js';
@@ -11,7 +11,13 @@ import { ToolResult } from '../tools/tool-result.js';
 import { acquireSessionLock, type ReleaseLock } from './acquire-session-lock.js';
 import type { Clock } from '../core/clock.js';
 import type { ProviderToolCall } from '../provider/conversation.js';
-import { MAX_FAILURE_TEXT_LENGTH, modelTextOf, resultForSession } from './events/event-fields.js';
+import {
+  type CallFields,
+  MAX_FAILURE_TEXT_LENGTH,
+  modelTextOf,
+  resultForSession,
+  toolInvokedInit,
+} from './events/event-fields.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 import { type Invocation, invokeToolCall, restoreSnapshot } from './tool-invocation.js';
 
@@ -129,15 +135,7 @@ export class ToolExecutor {
     // The model reads the original result; the session keeps a copy where a copy is faithful.
     let message = modelTextOf(invocation.result);
     const sessionResult = boundedFailure(resultForSession(invocation.result));
-    // Every field listed, no leading spread: a literal that starts with one costs about
-    // 1 µs per following property on Node 20, and this runs for every call.
     const recorded = dispatchRecord(scope, invocation, {
-      promptName: scope.prompt.name,
-      promptNs: scope.prompt.ns,
-      promptKey: scope.prompt.key,
-      adapter: scope.adapter.name,
-      sessionId: scope.session.sessionId,
-      evaluationId: scope.evaluationId,
       name: call.name,
       callId: call.callId,
       params: invocation.params,
@@ -174,7 +172,7 @@ interface DispatchedRecord {
 function dispatchRecord(
   scope: EvaluationScope,
   invocation: Invocation,
-  init: ToolInvokedInit & { readonly result: ToolResult },
+  call: CallFields,
 ): DispatchedRecord {
   // A call that did not succeed is recorded even from inside an enclosing call that was rolled
   // back (a nested evaluation's interrupted call): the record is history, not a change.
@@ -183,25 +181,28 @@ function dispatchRecord(
       ? scope.session.dispatch(recorded)
       : outsideCallFrames(() => scope.session.dispatch(recorded));
   try {
-    const event = new ToolInvoked(init);
-    return { event, result: init.result, dispatched: dispatch(event) };
+    const event = new ToolInvoked(toolInvokedInit(scope, call));
+    return { event, result: call.result, dispatched: dispatch(event) };
   } catch (error) {
     // The session cannot hold the value or the arguments (e.g. a Proxy that refuses to be
     // frozen): record the call without them, saying so, so the call still has its one record.
     const result = new ToolResult({
-      message: init.result.message,
+      message: call.result.message,
       value: null,
-      success: init.result.success,
-      excludeValueFromContext: init.result.excludeValueFromContext,
+      success: call.result.success,
+      excludeValueFromContext: call.result.excludeValueFromContext,
     });
     const { arguments: args } = invocation.call;
     const event = new ToolInvoked(
-      Object.assign({}, init, {
-        params: undefined,
-        rawArguments:
-          typeof args === 'string' ? args : `[arguments not recorded: ${describeThrown(error)}]`,
-        result,
-      }),
+      toolInvokedInit(
+        scope,
+        Object.assign({}, call, {
+          params: undefined,
+          rawArguments:
+            typeof args === 'string' ? args : `[arguments not recorded: ${describeThrown(error)}]`,
+          result,
+        }),
+      ),
     );
     return { event, result, dispatched: dispatch(event) };
   }

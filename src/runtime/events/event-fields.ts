@@ -2,6 +2,7 @@ import type { EvaluationScope } from '../scope/evaluation-scope.js';
 import { boundText } from '../../core/errors/bound-text.js';
 import { describeThrown } from '../../core/errors/describe-thrown.js';
 import type { PromptEventInit } from './prompt-event.js';
+import type { ToolInvokedInit } from './tool-invoked.js';
 import { ToolResult } from '../../tools/tool-result.js';
 import { cloneValue } from '../../core/clone-value.js';
 
@@ -17,6 +18,35 @@ export function evaluationEventFields(scope: EvaluationScope): PromptEventInit {
     adapter: scope.adapter.name,
     sessionId: scope.session.sessionId,
     evaluationId: scope.evaluationId,
+  };
+}
+
+/** What one call's `ToolInvoked` records besides the evaluation's fields. @internal */
+export type CallFields = Omit<ToolInvokedInit, keyof PromptEventInit>;
+
+/**
+ * The `ToolInvoked` init of one call: the evaluation's fields and the call's,
+ * every field listed (a literal that starts with a spread costs about 1 µs per
+ * following property on Node 20, and this runs for every call). @internal
+ */
+export function toolInvokedInit(scope: EvaluationScope, call: CallFields): ToolInvokedInit {
+  return {
+    promptName: scope.prompt.name,
+    promptNs: scope.prompt.ns,
+    promptKey: scope.prompt.key,
+    adapter: scope.adapter.name,
+    sessionId: scope.session.sessionId,
+    evaluationId: scope.evaluationId,
+    name: call.name,
+    callId: call.callId,
+    params: call.params,
+    rawArguments: call.rawArguments,
+    result: call.result,
+    renderedMessage: call.renderedMessage,
+    native: call.native,
+    outcome: call.outcome,
+    durationMs: call.durationMs,
+    usage: call.usage,
   };
 }
 
