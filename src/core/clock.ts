@@ -6,7 +6,7 @@ export interface TimerHandle {
 
 /**
  * The source of time for deadlines, budgets and events. Inject a
- * {@link ManualClock} in tests so nothing ever sleeps.
+ * `ManualClock` (from `affordance/testing`) in tests so nothing ever sleeps.
  */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
