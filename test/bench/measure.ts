@@ -1,3 +1,5 @@
+import { GCProfiler, getHeapStatistics } from 'node:v8';
+
 /**
  * Tiny benchmark helpers shared by every `*.bench.ts` file. Each case runs a
  * warm-up, then timed batches; the reported figure is the median batch's time
@@ -185,4 +187,26 @@ function goalText(row: Comparison, timesOf: (name: string) => number[]): string 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/**
+ * Bytes allocated per operation, estimated from V8's GC profiler: what every
+ * collection during `ops` operations freed, plus how much the heap grew.
+ */
+export async function allocatedPerOp(run: () => unknown, ops: number): Promise<number> {
+  for (let i = 0; i < Math.min(ops, 1_000); i++) await run();
+  const profiler = new GCProfiler();
+  const before = getHeapStatistics().used_heap_size;
+  profiler.start();
+  for (let i = 0; i < ops; i++) await run();
+  const after = getHeapStatistics().used_heap_size;
+  const report = profiler.stop();
+  let freed = 0;
+  for (const gc of report.statistics) {
+    freed += Math.max(
+      0,
+      gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize,
+    );
+  }
+  return (freed + after - before) / ops;
 }

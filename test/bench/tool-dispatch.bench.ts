@@ -33,7 +33,7 @@ import { ScriptedAdapter } from '../../src/testing/index.js';
 
 import { EvaluationScope } from '../../src/runtime/scope/evaluation-scope.js';
 import { ToolExecutor } from '../../src/runtime/tool-executor.js';
-import { compare, type Contender } from './measure.js';
+import { allocatedPerOp, compare, type Contender } from './measure.js';
 
 class EchoParams {
   @IsString() text!: string;
@@ -168,6 +168,16 @@ export default async function run(): Promise<void> {
     contenders(''),
     { baseline: agents, batch: 1_000, rounds: 15 },
   );
+
+  console.log('\nAllocated per call (V8 GC profiler over 20,000 calls)');
+  for (const [name, op] of [
+    [agents, agentsDispatch],
+    ['affordance, plain ToolDefinition handler', affordanceDispatch('echo_plain')],
+    ['affordance, @Tool on a @Section', affordanceDispatch('echo')],
+  ] as const) {
+    const bytes = await allocatedPerOp(op, 20_000);
+    console.log(`  ${name.padEnd(44)}  ${(bytes / 1024).toFixed(1).padStart(6)} KB`);
+  }
 
   // class-validator keeps every validated class of the process in one store: declare 1,000 more
   // params classes (as a large application would) and measure again.
