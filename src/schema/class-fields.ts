@@ -10,7 +10,7 @@ import { validationMetadataOf } from './validation-metadata.js';
  */
 export function listClassFields(cls: Class): readonly string[] {
   const names = new Set<string>();
-  const validations = validationMetadataOf(cls, true);
+  const validations = validationMetadataOf(cls);
   for (const metadata of validations) names.add(metadata.propertyName);
   for (const field of readFieldDescriptions(cls).keys()) names.add(field);
   for (const field of instanceFields(cls)) names.add(field);

@@ -13,7 +13,7 @@ import {
 import { parseCompiled } from './compiled-parse.js';
 import { normalizeStrictArguments } from './normalize-strict-arguments.js';
 import type { SchemaProfile } from './params-json-schema.js';
-import { readParamsShape } from './params-shape.js';
+import { type ParamsShape, readParamsShape } from './params-shape.js';
 import { isPlainObject } from './plain-object.js';
 import { screenArguments } from './screen-arguments.js';
 import { toValidationIssues } from './validation-issues.js';
@@ -95,28 +95,7 @@ export async function parseToolArguments<T>(
     // The compiled fast path answers only for arguments it accepts; anything else takes the full path.
     const fast = parseCompiled(paramsType, shape, decoded, options.profile ?? 'standard');
     if (fast !== undefined) return fast as T;
-    const normalized =
-      options.profile === 'openai-strict'
-        ? (normalizeStrictArguments(paramsType, decoded) as Record<string, unknown>)
-        : decoded;
-
-    const issues: ToolValidationIssue[] = [];
-    const clean = screenArguments(shape, normalized, issues);
-    let instance: T;
-    try {
-      instance = plainToInstance(paramsType as ClassConstructor<T>, clean, transformOptions);
-    } catch (error) {
-      issues.push({
-        path: '',
-        message: `Arguments could not be converted: ${describeThrown(error)}`,
-      });
-      throw new ToolValidationError(issues, { paramsType, cause: error });
-    }
-    // A class instance is always an object; T is unconstrained so `new () => unknown` classes fit.
-    const errors = await validate(instance as object, validatorOptions);
-    mergeValidationIssues(issues, errors);
-    if (issues.length > 0) throw new ToolValidationError(issues, { paramsType });
-    return instance;
+    return await parseWithClassValidator(paramsType, shape, decoded, options.profile);
   } catch (error) {
     if (ToolValidationError.is(error)) throw error;
     throw new ToolValidationError(
@@ -124,6 +103,43 @@ export async function parseToolArguments<T>(
       { paramsType, cause: error },
     );
   }
+}
+
+/**
+ * The full path of {@link parseToolArguments} for a params class with fields:
+ * strict-profile normalization, screening, class-transformer and
+ * class-validator, issues merged. The compiled fast path must agree with it
+ * (its property test calls this directly). @internal
+ * @throws ToolValidationError listing every problem.
+ */
+export async function parseWithClassValidator<T>(
+  paramsType: new (...args: never[]) => T,
+  shape: ParamsShape,
+  decoded: Record<string, unknown>,
+  profile: SchemaProfile | undefined,
+): Promise<T> {
+  const normalized =
+    profile === 'openai-strict'
+      ? (normalizeStrictArguments(paramsType, decoded) as Record<string, unknown>)
+      : decoded;
+
+  const issues: ToolValidationIssue[] = [];
+  const clean = screenArguments(shape, normalized, issues);
+  let instance: T;
+  try {
+    instance = plainToInstance(paramsType as ClassConstructor<T>, clean, transformOptions);
+  } catch (error) {
+    issues.push({
+      path: '',
+      message: `Arguments could not be converted: ${describeThrown(error)}`,
+    });
+    throw new ToolValidationError(issues, { paramsType, cause: error });
+  }
+  // A class instance is always an object; T is unconstrained so `new () => unknown` classes fit.
+  const errors = await validate(instance as object, validatorOptions);
+  mergeValidationIssues(issues, errors);
+  if (issues.length > 0) throw new ToolValidationError(issues, { paramsType });
+  return instance;
 }
 
 function decode(paramsType: abstract new (...args: never[]) => unknown, raw: unknown): unknown {

@@ -1,46 +1,17 @@
 /**
  * The reference the compiled fast path of parseToolArguments is checked
- * against: the full path, with class-transformer and class-validator called
- * directly, and comparisons of the instances each path builds.
+ * against: the class-transformer and class-validator path parseToolArguments
+ * falls back to, called directly, and comparisons of the instances each path
+ * builds.
  */
-import { type ClassTransformOptions, plainToInstance } from 'class-transformer';
-import { validate, type ValidatorOptions } from 'class-validator';
-
-import type { ToolValidationIssue } from '../../src/core/errors/tool-validation-error.js';
-import { normalizeStrictArguments } from '../../src/schema/normalize-strict-arguments.js';
+import {
+  ToolValidationError,
+  type ToolValidationIssue,
+} from '../../src/core/errors/tool-validation-error.js';
 import type { SchemaProfile } from '../../src/schema/params-json-schema.js';
 import { readParamsShape } from '../../src/schema/params-shape.js';
+import { parseWithClassValidator } from '../../src/schema/parse-tool-arguments.js';
 import { isPlainObject } from '../../src/schema/plain-object.js';
-import { screenArguments } from '../../src/schema/screen-arguments.js';
-import { toValidationIssues } from '../../src/schema/validation-issues.js';
-
-/** The options parseToolArguments passes to class-transformer. */
-const transformOptions: ClassTransformOptions = {
-  enableImplicitConversion: false,
-  excludeExtraneousValues: false,
-  exposeDefaultValues: false,
-  exposeUnsetFields: true,
-  enableCircularCheck: false,
-  ignoreDecorators: false,
-  strategy: 'exposeAll',
-  excludePrefixes: [],
-};
-
-/** The options parseToolArguments passes to class-validator. */
-const validatorOptions: ValidatorOptions = {
-  whitelist: true,
-  forbidNonWhitelisted: true,
-  forbidUnknownValues: true,
-  stopAtFirstError: false,
-  skipMissingProperties: false,
-  skipNullProperties: false,
-  skipUndefinedProperties: false,
-  dismissDefaultMessages: false,
-  always: false,
-  strictGroups: false,
-  enableDebugMessages: false,
-  validationError: { target: false, value: true },
-};
 
 /** What the full path makes of some arguments: an instance, or the issues (when it got that far). */
 export type ReferenceOutcome =
@@ -71,37 +42,16 @@ export async function referenceParse(
 ): Promise<ReferenceOutcome> {
   const decoded = decodeArguments(raw);
   if (!isPlainObject(decoded)) return { accepted: false, issues: undefined };
-  const normalized =
-    profile === 'openai-strict'
-      ? (normalizeStrictArguments(params, decoded) as Record<string, unknown>)
-      : decoded;
-  const issues: ToolValidationIssue[] = [];
-  let instance: object;
   try {
-    const clean = screenArguments(readParamsShape(params), normalized, issues);
-    instance = plainToInstance(params, clean, transformOptions);
-    mergeValidationIssues(issues, await validate(instance, validatorOptions));
-  } catch {
-    return { accepted: false, issues: undefined };
-  }
-  return issues.length === 0 ? { accepted: true, instance } : { accepted: false, issues };
-}
-
-/** parseToolArguments' merge of class-validator's findings into the screening issues. */
-function mergeValidationIssues(
-  issues: ToolValidationIssue[],
-  errors: Parameters<typeof toValidationIssues>[0],
-): void {
-  const screened = new Set(issues.map((issue) => issue.path));
-  const seen = new Set(issues.map((issue) => `${issue.path}\u0000${issue.message}`));
-  for (const issue of toValidationIssues(errors)) {
-    if (issue.value === undefined) {
-      if (issue.constraint === 'whitelistValidation' || screened.has(issue.path)) continue;
-    }
-    const key = `${issue.path}\u0000${issue.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push({ path: issue.path, message: issue.message });
+    const instance = await parseWithClassValidator(
+      params,
+      readParamsShape(params),
+      decoded,
+      profile,
+    );
+    return { accepted: true, instance };
+  } catch (error) {
+    return { accepted: false, issues: ToolValidationError.is(error) ? error.issues : undefined };
   }
 }
 
