@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Container, ServiceIdentifier } from 'inversify';
+import type { Container, Newable, ServiceIdentifier } from 'inversify';
 
 import { type Clock, systemClock } from '../core/clock.js';
 import { ConfigurationError } from '../core/errors/configuration-error.js';
@@ -20,6 +20,7 @@ import type { PromptResponse } from './prompt-response.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { assertScopes } from './scope/assert-scopes.js';
 import { type ScopedServiceIds, scopesReachedBy } from './scope/check-scopes.js';
+import { type DirectConstruction, planDirectConstruction } from './scope/direct-construction.js';
 import { EvaluationScope } from './scope/evaluation-scope.js';
 import { EvaluationId, ToolCallId, ToolCallSignal } from './scope/tokens.js';
 import type {} from './tool-context-members.js';
@@ -53,6 +54,8 @@ export class AffordanceRuntime {
   readonly #prepared = new WeakSet<Prompt>();
   /** Section classes none of whose dependencies is a call value (planned in `prepare`). */
   readonly #callFree = new WeakSet();
+  /** Section classes that inject call values and can be built without a call container. */
+  readonly #direct = new WeakMap<object, DirectConstruction>();
 
   constructor(container: Container, options: RuntimeOptions = {}) {
     this.container = container;
@@ -87,7 +90,16 @@ export class AffordanceRuntime {
         const reached = scopesReachedBy(this.container, root, scopedServiceIds, {
           bindUnboundRoots: true,
         });
-        if (!reached.has('call')) this.#callFree.add(root as object);
+        if (!reached.has('call')) {
+          this.#callFree.add(root as object);
+          continue;
+        }
+        const direct = planDirectConstruction(
+          this.container,
+          root as Newable<object>,
+          scopedServiceIds,
+        );
+        if (direct !== undefined) this.#direct.set(root as object, direct);
       }
       this.#prepared.add(prompt);
     }
@@ -99,6 +111,14 @@ export class AffordanceRuntime {
    */
   isCallFree(sectionClass: object): boolean {
     return this.#callFree.has(sectionClass);
+  }
+
+  /**
+   * How `prepare` found `sectionClass` can be built per call without a call
+   * container, if it can. @internal
+   */
+  directConstruction(sectionClass: object): DirectConstruction | undefined {
+    return this.#direct.get(sectionClass);
   }
 
   /**
@@ -176,6 +196,7 @@ export class AffordanceRuntime {
       evaluate: (child, childOptions = {}) => this.evaluate(child, { adapter, ...childOptions }),
       signal: signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals),
       resolvableWithoutCall: (sectionClass) => this.isCallFree(sectionClass),
+      directConstruction: (sectionClass) => this.directConstruction(sectionClass),
     });
   }
 

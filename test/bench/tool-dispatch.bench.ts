@@ -105,6 +105,7 @@ export default async function run(): Promise<void> {
       evaluate: (child, options = {}) => runtime.evaluate(child, { adapter, ...options }),
       signal: new AbortController().signal,
       resolvableWithoutCall: (sectionClass) => runtime.isCallFree(sectionClass),
+      directConstruction: (sectionClass) => runtime.directConstruction(sectionClass),
     });
   let evaluation = scope();
   const executor = new ToolExecutor({ readOnlyConcurrency: 1, clock: runtime.clock });

@@ -16,6 +16,29 @@ type Item = Record<string, unknown>;
 type ToolMessage = Extract<ConversationMessage, { role: 'tool' }>;
 
 /**
+ * The input items already built for a message, with the tool list they were
+ * built against. A conversation is replayed whole on every turn, and its
+ * messages are the same objects from turn to turn: each is translated once.
+ */
+const replayed = new WeakMap<
+  ConversationMessage,
+  { readonly tools: ProviderRequest['tools']; readonly items: readonly Item[] }
+>();
+
+/** `build(message)`, or the items built for it before against the same tools. */
+function itemsOf<M extends ConversationMessage>(
+  message: M,
+  tools: ProviderRequest['tools'],
+  build: (message: M) => Item[],
+): readonly Item[] {
+  const known = replayed.get(message);
+  if (known?.tools === tools) return known.items;
+  const items = build(message);
+  replayed.set(message, { tools, items });
+  return items;
+}
+
+/**
  * Turns the conversation into Responses input: the rendered prompt as
  * `instructions` (or a system/developer message), the user input, each
  * assistant turn as the output items the provider returned (reasoning items
@@ -41,14 +64,19 @@ export function responsesInput(
         input.push(textMessage('user', message.content));
         break;
       case 'assistant':
-        for (const item of assistantItems(message)) {
+        for (const item of itemsOf(message, request.tools, assistantItems)) {
           if (typeof item['call_id'] === 'string') calls.set(item['call_id'], item);
           input.push(item);
         }
         break;
-      case 'tool':
-        input.push(toolOutput(request, message, calls.get(message.callId)));
+      case 'tool': {
+        const call = calls.get(message.callId);
+        const [output] = itemsOf(message, request.tools, (tool) => [
+          toolOutput(request, tool, call),
+        ]);
+        if (output !== undefined) input.push(output);
         break;
+      }
     }
   }
   return { instructions, input: input as unknown as ResponseInputItem[] };

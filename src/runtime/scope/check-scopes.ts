@@ -271,7 +271,6 @@ export function scopesReachedBy(
   const scopeOf = new Map<ServiceIdentifier, ValueScope>();
   for (const id of scopes.evaluation) scopeOf.set(id, 'evaluation');
   for (const id of scopes.call) scopeOf.set(id, 'call');
-  const reached = new Set<ValueScope>();
   const bindRoot =
     !container.isBound(root) && options.bindUnboundRoots === true && typeof root === 'function';
   let rootNode: PlanServiceNode;
@@ -281,6 +280,18 @@ export function scopesReachedBy(
   } catch {
     return new Set<ValueScope>(['call']);
   }
+  return scopesReachedFrom(rootNode, scopeOf);
+}
+
+/**
+ * The narrower scopes reached from one node of an inversify plan, with the
+ * same rules as {@link scopesReachedBy}. @internal
+ */
+export function scopesReachedFrom(
+  rootNode: PlanServiceNode,
+  scopeOf: ReadonlyMap<ServiceIdentifier, ValueScope>,
+): Set<ValueScope> {
+  const reached = new Set<ValueScope>();
   const visited = new Set<PlanBindingNode>();
   const stack: PlanServiceNode[] = [rootNode];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {

@@ -14,6 +14,7 @@ import type { NestedEvaluate } from '../tool-context-members.js';
 import { Session } from '../../session/session.js';
 import { isSectionClass } from '../../prompt/section-metadata.js';
 import { type ServiceResolver, ToolContext } from '../../tools/tool-context.js';
+import type { DirectConstruction } from './direct-construction.js';
 import { EvaluationId, ToolCallId, ToolCallSignal } from './tokens.js';
 
 /** What an evaluation scope holds. @internal */
@@ -38,6 +39,12 @@ export interface EvaluationScopeInit {
    * container. Absent: every section is resolved per call.
    */
   readonly resolvableWithoutCall?: ((sectionClass: object) => boolean) | undefined;
+  /**
+   * How to build a `@Section` class that injects call values without a call
+   * container, when `prepare` found one (see `planDirectConstruction`).
+   */
+  readonly directConstruction?:
+    ((sectionClass: object) => DirectConstruction | undefined) | undefined;
 }
 
 /**
@@ -62,6 +69,7 @@ export class EvaluationScope {
   readonly evaluate: NestedEvaluate;
   readonly signal: AbortSignal;
   readonly resolvableWithoutCall: (sectionClass: object) => boolean;
+  readonly directConstruction: (sectionClass: object) => DirectConstruction | undefined;
   readonly #strict: ReadonlySet<string>;
   readonly #init: EvaluationScopeInit;
   #container: Container | undefined;
@@ -69,6 +77,7 @@ export class EvaluationScope {
 
   constructor(init: EvaluationScopeInit) {
     this.resolvableWithoutCall = init.resolvableWithoutCall ?? (() => false);
+    this.directConstruction = init.directConstruction ?? (() => undefined);
     this.evaluationId = init.evaluationId;
     this.prompt = init.prompt;
     this.rendered = init.rendered;
@@ -156,15 +165,13 @@ export class ToolCallScope {
     this.resources = evaluation.resources.openToolCall();
     const services: ServiceResolver = {
       get: <T>(id: abstract new (...args: never[]) => T): T => {
-        const section = isSectionClass(id);
+        if (!isSectionClass(id)) return this.container.get(id as unknown as Newable<T>);
         // A section that injects no call value is resolved in the evaluation scope: no call container.
-        const container =
-          section && evaluation.resolvableWithoutCall(id) ? evaluation.container : this.container;
-        // @Section classes the application did not bind are bound here (transient), so
-        // their constructors see this scope's values and no instance outlives the call.
-        const serviceId = id as unknown as Newable<T>;
-        if (section && !container.isBound(serviceId)) container.bind(serviceId).toSelf();
-        return container.get(serviceId);
+        if (evaluation.resolvableWithoutCall(id))
+          return this.#resolveSection(evaluation.container, id);
+        const direct = evaluation.directConstruction(id);
+        if (direct !== undefined) return this.#construct(direct) as T;
+        return this.#resolveSection(this.container, id);
       },
     };
     this.context = Object.freeze({
@@ -181,6 +188,34 @@ export class ToolCallScope {
       adapter: evaluation.adapter,
       evaluate: evaluation.evaluate,
     });
+  }
+
+  /**
+   * Resolves a section class in `container`, binding it there (transient) when
+   * the application did not, so its constructor sees that scope's values and
+   * no instance outlives the call.
+   */
+  #resolveSection<T>(container: Container, id: abstract new (...args: never[]) => T): T {
+    const serviceId = id as unknown as Newable<T>;
+    if (!container.isBound(serviceId)) container.bind(serviceId).toSelf();
+    return container.get(serviceId);
+  }
+
+  /** Builds a section class for this call as `planDirectConstruction` planned it. */
+  #construct(direct: DirectConstruction): object {
+    const args = direct.arguments.map((argument) =>
+      argument.from === 'call'
+        ? this.#callValue(argument.id)
+        : this.#evaluation.container.get(argument.id),
+    );
+    return new direct.sectionClass(...args);
+  }
+
+  #callValue(id: unknown): unknown {
+    if (id === ToolContext) return this.context;
+    if (id === ToolCallId) return this.#callId;
+    if (id === ToolCallSignal) return this.#signal;
+    throw new Error(`affordance internal error: ${String(id)} is not a call value.`);
   }
 
   /**

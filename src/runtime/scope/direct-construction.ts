@@ -1,0 +1,96 @@
+import {
+  ClassElementMetadataKind,
+  type ClassElementMetadata,
+  type InstanceBindingNode,
+  type PlanServiceNode,
+} from '@inversifyjs/core';
+import type { Container, Newable, ServiceIdentifier } from 'inversify';
+
+import { type ScopedServiceIds, scopesReachedFrom, type ValueScope } from './check-scopes.js';
+import { planWithoutResolving } from './plan-without-resolving.js';
+
+/** Where one constructor argument of a directly constructed section comes from. @internal */
+export interface DirectArgument {
+  /** `call`: the call's own value for `id`; `evaluation`: `id` resolved in the evaluation scope. */
+  readonly from: 'call' | 'evaluation';
+  readonly id: ServiceIdentifier;
+}
+
+/**
+ * How to build a `@Section` class for one tool call without a call container:
+ * `new sectionClass(...arguments)`, each argument a call value (`ToolContext`,
+ * `ToolCallId`, `ToolCallSignal`) or a service resolved in the evaluation
+ * scope. A child container per call costs far more than the call itself
+ * (inversify links every child's plan cache to its parent's), so the runtime
+ * plans this once per class in `prepare`. @internal
+ */
+export interface DirectConstruction {
+  readonly sectionClass: Newable<object>;
+  readonly arguments: readonly DirectArgument[];
+}
+
+/**
+ * The direct construction of `sectionClass`, or `undefined` when only a call
+ * container resolves it as inversify would: the application bound the class
+ * itself (its binding may carry activation hooks or a scope), or the class has
+ * property injection, `@postConstruct`/`@preDestroy`, named, tagged, optional,
+ * lazy or multi injections, or a dependency below its own constructor that
+ * reaches a call value.
+ * @internal
+ */
+export function planDirectConstruction(
+  container: Container,
+  sectionClass: Newable<object>,
+  scopes: ScopedServiceIds,
+): DirectConstruction | undefined {
+  if (container.isBound(sectionClass)) return undefined;
+  const scopeOf = new Map<ServiceIdentifier, ValueScope>();
+  for (const id of scopes.evaluation) scopeOf.set(id, 'evaluation');
+  for (const id of scopes.call) scopeOf.set(id, 'call');
+  let root: PlanServiceNode;
+  try {
+    root = planWithoutResolving(container, sectionClass, {
+      placeholders: scopeOf.keys(),
+      bindRoot: true,
+    }).tree.root;
+  } catch {
+    return undefined;
+  }
+  const binding = root.bindings;
+  if (binding === undefined || Array.isArray(binding)) return undefined;
+  if (binding.binding.type !== 'Instance') return undefined;
+  const node = binding as InstanceBindingNode;
+  const metadata = node.classMetadata;
+  if (
+    node.binding.implementationType !== sectionClass ||
+    node.propertyParams.size > 0 ||
+    metadata.properties.size > 0 ||
+    metadata.lifecycle.postConstructMethodNames.size > 0 ||
+    metadata.lifecycle.preDestroyMethodNames.size > 0 ||
+    metadata.constructorArguments.length !== node.constructorParams.length
+  ) {
+    return undefined;
+  }
+  const args: DirectArgument[] = [];
+  for (const [index, element] of metadata.constructorArguments.entries()) {
+    const id = plainInjection(element);
+    const param = node.constructorParams[index];
+    if (id === undefined || param === undefined || 'isNoParam' in param) return undefined;
+    if (scopeOf.get(id) === 'call') {
+      args.push({ from: 'call', id });
+    } else if (!scopesReachedFrom(param, scopeOf).has('call')) {
+      args.push({ from: 'evaluation', id });
+    } else {
+      return undefined;
+    }
+  }
+  return { sectionClass, arguments: args };
+}
+
+/** The service id of a plain `@inject(id)` argument (no name, tag, optional, lazy id or multi-injection). */
+function plainInjection(element: ClassElementMetadata): ServiceIdentifier | undefined {
+  if (element.kind !== ClassElementMetadataKind.singleInjection) return undefined;
+  if (element.name !== undefined || element.tags.size > 0 || element.optional) return undefined;
+  const id = element.value;
+  return typeof id === 'object' ? undefined : id;
+}
