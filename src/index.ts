@@ -166,6 +166,11 @@ export { BudgetTracker } from './runtime/limits/budget-tracker.js';
 export { systemClock, type Clock, type TimerHandle } from './core/clock.js';
 export { Deadline, type DeadlineOptions } from './runtime/limits/deadline.js';
 export type { EvaluateOptions } from './runtime/evaluate-options.js';
+export { EvaluationStream } from './runtime/evaluation-stream.js';
+export type {
+  EvaluationStreamPart,
+  EvaluationStreamPartType,
+} from './runtime/evaluation-stream-part.js';
 export type { ToolChoice } from './provider/conversation.js';
 export type { PromptResponse } from './runtime/prompt-response.js';
 export { ProviderAdapter } from './provider/provider-adapter.js';

@@ -28,6 +28,7 @@ export type {
   RequestOutput,
   RequestPrompt,
 } from './provider-request.js';
+export { partsOfTurn, type ProviderStreamPart } from './provider-stream-part.js';
 export { sanitizeSchemaName } from './sanitize-schema-name.js';
 export { TokenUsage, type TokenUsageInit } from './token-usage.js';
 export { toolSpecOf, type ToolSpec } from './tool-spec.js';

@@ -6,6 +6,7 @@ import { type ToolSpec, toolSpecOf } from './tool-spec.js';
 import type { ProviderTurn } from './conversation.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
 import type { ProviderRequest } from './provider-request.js';
+import { partsOfTurn, type ProviderStreamPart } from './provider-stream-part.js';
 
 /**
  * The provider seam: an adapter turns one neutral {@link ProviderRequest}
@@ -28,6 +29,18 @@ export abstract class ProviderAdapter {
    * `usage` is this request's own, the runtime adds it up.
    */
   abstract request(request: ProviderRequest): Promise<ProviderTurn>;
+
+  /**
+   * Sends one request and yields the answer as it arrives: deltas, then
+   * exactly one `turn` part, last, equal to what {@link ProviderAdapter.request}
+   * returns for the same answer. An adapter that streams (`capabilities.streaming`)
+   * overrides it and retries a failed request only until its first part was
+   * yielded: after that a failure is thrown to the consumer, never silently
+   * restarted. The default calls `request()` and yields the whole turn's parts.
+   */
+  async *stream(request: ProviderRequest): AsyncGenerator<ProviderStreamPart, void, undefined> {
+    yield* partsOfTurn(await this.request(request));
+  }
 
   /**
    * How this adapter offers `tool`: the runtime asks once per evaluation,

@@ -20,7 +20,7 @@ export interface ProviderCapabilities {
   readonly parallelToolCalls: boolean;
   /** `native`: the provider constrains the answer to the output schema; `text`: the answer is read from JSON text. */
   readonly structuredOutput: 'native' | 'text';
-  /** Whether the adapter can stream a turn (no adapter does yet). */
+  /** Whether `stream()` yields the answer as it arrives (otherwise it yields the whole turn at once). */
   readonly streaming: boolean;
 }
 

@@ -14,6 +14,7 @@ import { Session } from '../session/session.js';
 import { ToolContext } from '../tools/tool-context.js';
 import type { EvaluateOptions } from './evaluate-options.js';
 import { EvaluationRun } from './evaluation-run.js';
+import { EvaluationStream, type PartSink } from './evaluation-stream.js';
 import { BudgetTracker } from './limits/budget-tracker.js';
 import { Deadline } from './limits/deadline.js';
 import type { PromptResponse } from './prompt-response.js';
@@ -131,6 +132,42 @@ export class AffordanceRuntime {
    * @throws ConfigurationError when no adapter is given or bound.
    */
   async evaluate<O>(prompt: Prompt<O>, options: EvaluateOptions = {}): Promise<PromptResponse<O>> {
+    return await this.#run(prompt, options, undefined);
+  }
+
+  /**
+   * Evaluates `prompt` as {@link AffordanceRuntime.evaluate} does (the same
+   * loop, events and rules), yielding what happens as it happens: text and
+   * reasoning deltas, tool calls as they start and as they are recorded,
+   * usage, and the final `answer` (or one `error`). The adapter streams when
+   * its `capabilities.streaming` says so; otherwise each turn arrives whole.
+   * Nothing runs until the stream is read; leaving the `for await` loop early
+   * cancels the evaluation. See {@link EvaluationStream}.
+   *
+   * @example
+   * for await (const part of runtime.stream(prompt, { input: 'Plan my week.' })) {
+   *   if (part.type === 'text-delta') process.stdout.write(part.delta);
+   *   else if (part.type === 'tool-call-end') console.log(part.event.name, part.message);
+   *   else if (part.type === 'error') throw part.error;
+   * }
+   */
+  stream<O>(prompt: Prompt<O>, options: EvaluateOptions = {}): EvaluationStream<O> {
+    return new EvaluationStream<O>((sink, signal) => {
+      const signals = options.signal === undefined ? [signal] : [options.signal, signal];
+      return this.#run(
+        prompt,
+        Object.assign({}, options, { signal: AbortSignal.any(signals) }),
+        sink,
+      );
+    });
+  }
+
+  /** The loop behind `evaluate` and `stream`. */
+  async #run<O>(
+    prompt: Prompt<O>,
+    options: EvaluateOptions,
+    sink: PartSink | undefined,
+  ): Promise<PromptResponse<O>> {
     const deadline = options.deadline;
     if (deadline?.expired === true) {
       throw new PromptEvaluationError('Deadline expired before evaluation started.', {
@@ -151,6 +188,7 @@ export class AffordanceRuntime {
         clock: this.clock,
         maxTurns,
         options,
+        sink,
       }).run();
     } finally {
       await scope.dispose();

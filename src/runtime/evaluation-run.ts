@@ -8,7 +8,8 @@ import {
   type PromptEvaluationPhase,
 } from '../core/errors/prompt-evaluation-error.js';
 import type { ConversationMessage, ProviderTurn, ToolChoice } from '../provider/conversation.js';
-import type { RequestOutput } from '../provider/provider-request.js';
+import type { ProviderRequest, RequestOutput } from '../provider/provider-request.js';
+import type { ProviderStreamPart } from '../provider/provider-stream-part.js';
 import type { TokenUsage } from '../provider/token-usage.js';
 import { parseStructuredOutput } from '../schema/parse-structured-output.js';
 import { assertCallOpen } from '../session/call-frame.js';
@@ -16,6 +17,8 @@ import { evaluationEventFields } from './events/event-fields.js';
 import { PromptExecuted } from './events/prompt-executed.js';
 import { PromptRendered } from './events/prompt-rendered.js';
 import type { EvaluateOptions } from './evaluate-options.js';
+import type { EvaluationStreamPart } from './evaluation-stream-part.js';
+import type { PartSink } from './evaluation-stream.js';
 import type { PromptResponse } from './prompt-response.js';
 import { recordNativeCall } from './record-native-call.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
@@ -29,6 +32,8 @@ export interface EvaluationRunInit {
   readonly clock: Clock;
   readonly maxTurns: number;
   readonly options: EvaluateOptions;
+  /** Where a streamed evaluation sends its parts; absent for `evaluate`. */
+  readonly sink?: PartSink | undefined;
 }
 
 /**
@@ -50,6 +55,7 @@ export class EvaluationRun<O> {
   readonly #messages: ConversationMessage[] = [];
   readonly #toolCalls: ToolCallOutcome[] = [];
   readonly #output: RequestOutput | undefined;
+  readonly #sink: PartSink | undefined;
   #toolChoice: ToolChoice;
   #usage: TokenUsage | undefined;
 
@@ -59,6 +65,7 @@ export class EvaluationRun<O> {
     this.#clock = init.clock;
     this.#maxTurns = init.maxTurns;
     this.#options = init.options;
+    this.#sink = init.sink;
     this.#started = init.clock.now();
     this.#label = init.scope.prompt.label;
     this.#toolChoice = init.options.toolChoice ?? 'auto';
@@ -75,7 +82,7 @@ export class EvaluationRun<O> {
     for (let turn = 0; ; turn += 1) {
       const answer = await this.requestTurn(turn);
       if ((answer.toolCalls ?? []).length === 0) return await this.finish(answer, turn);
-      await this.runTools(answer);
+      await this.runTools(answer, turn);
     }
   }
 
@@ -113,38 +120,73 @@ export class EvaluationRun<O> {
     this.stopIfOver('before the provider request', 'request');
     // A nested evaluation whose enclosing call was rolled back asks the model nothing more.
     assertCallOpen(() => `request ${turn + 1} to the provider for ${this.#label}`);
+    const request: ProviderRequest = {
+      prompt: scope.requestPrompt,
+      messages: [...this.#messages],
+      tools: scope.toolSpecs,
+      toolChoice: this.#toolChoice,
+      output: this.#output,
+      turn,
+      evaluationId: scope.evaluationId,
+      signal: scope.signal,
+      deadline: scope.deadline,
+      clock: this.#clock,
+    };
+    const sink = this.#sink;
     let answer: ProviderTurn;
     try {
-      answer = await scope.adapter.request({
-        prompt: scope.requestPrompt,
-        messages: [...this.#messages],
-        tools: scope.toolSpecs,
-        toolChoice: this.#toolChoice,
-        output: this.#output,
-        turn,
-        evaluationId: scope.evaluationId,
-        signal: scope.signal,
-        deadline: scope.deadline,
-        clock: this.#clock,
-      });
+      answer =
+        sink === undefined
+          ? await scope.adapter.request(request)
+          : await this.#streamTurn(request, sink);
     } catch (error) {
       if (PromptEvaluationError.is(error)) throw error;
+      // A request cut short by the deadline or a cancellation says so, whatever the adapter threw.
+      this.stopIfOver('during the provider request', 'request');
       throw this.fail(`The provider request failed: ${describeThrown(error)}`, 'request', {
         cause: error,
       });
     }
     if (answer.usage !== undefined) {
       this.#usage = this.#usage === undefined ? answer.usage : this.#usage.plus(answer.usage);
+      await sink?.send({ type: 'usage', turn, usage: answer.usage, total: this.#usage });
     }
     for (const native of answer.nativeCalls ?? []) {
-      this.#toolCalls.push(recordNativeCall(scope, native, this.#usage));
+      const outcome = recordNativeCall(scope, native, this.#usage);
+      this.#toolCalls.push(outcome);
+      await sink?.send({ type: 'native-call', turn, event: outcome.event });
     }
     this.checkBudget();
+    await sink?.send({
+      type: 'turn-end',
+      turn,
+      finishReason: answer.finishReason,
+      toolCalls: answer.toolCalls?.length ?? 0,
+    });
     return answer;
   }
 
-  /** Runs the tool calls of `answer` and adds them and their results to the conversation. */
-  async runTools(answer: ProviderTurn): Promise<void> {
+  /**
+   * Streams one request: `turn-start`, then the adapter's deltas as they
+   * come; returns the turn the stream ends with.
+   */
+  async #streamTurn(request: ProviderRequest, sink: PartSink): Promise<ProviderTurn> {
+    const turn = request.turn;
+    await sink.send({ type: 'turn-start', turn });
+    let answer: ProviderTurn | undefined;
+    for await (const part of this.#scope.adapter.stream(request)) {
+      if (answer !== undefined) {
+        throw new Error(`the adapter's stream yielded a '${part.type}' part after its 'turn' part`);
+      }
+      if (part.type === 'turn') answer = part.turn;
+      else await sink.send(streamPartOf(part, turn));
+    }
+    if (answer === undefined) throw new Error("the adapter's stream ended without a 'turn' part");
+    return answer;
+  }
+
+  /** Runs the tool calls of `answer` (turn `turn`) and adds them and their results to the conversation. */
+  async runTools(answer: ProviderTurn, turn: number): Promise<void> {
     const calls = answer.toolCalls ?? [];
     this.#messages.push({
       role: 'assistant',
@@ -152,7 +194,21 @@ export class EvaluationRun<O> {
       toolCalls: calls,
       providerItems: answer.providerItems ?? [],
     });
-    const outcomes = await this.#executor.execute(this.#scope, calls, { usage: this.#usage });
+    const sink = this.#sink;
+    const outcomes = await this.#executor.execute(this.#scope, calls, {
+      usage: this.#usage,
+      onOutcome:
+        sink === undefined
+          ? undefined
+          : (outcome) => {
+              sink.sendNow({
+                type: 'tool-call-end',
+                turn,
+                event: outcome.event,
+                message: outcome.message,
+              });
+            },
+    });
     for (const outcome of outcomes) {
       this.#toolCalls.push(outcome);
       this.#messages.push({
@@ -258,5 +314,21 @@ export class EvaluationRun<O> {
       }
       throw error;
     }
+  }
+}
+
+/** A provider's delta as a part of the evaluation stream, tagged with its turn. */
+function streamPartOf(
+  part: Exclude<ProviderStreamPart, { type: 'turn' }>,
+  turn: number,
+): EvaluationStreamPart {
+  switch (part.type) {
+    case 'text-delta':
+    case 'reasoning-delta':
+      return { type: part.type, turn, delta: part.delta };
+    case 'tool-call-start':
+      return { type: part.type, turn, callId: part.callId, name: part.name };
+    case 'tool-arguments-delta':
+      return { type: part.type, turn, callId: part.callId, delta: part.delta };
   }
 }

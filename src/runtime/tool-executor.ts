@@ -33,6 +33,8 @@ export interface ToolExecutorOptions {
 export interface ExecuteOptions {
   /** Usage to attach to the turn's events. */
   readonly usage?: TokenUsage | undefined;
+  /** Called with each outcome as soon as its `ToolInvoked` is recorded, in call order. */
+  readonly onOutcome?: ((outcome: ToolCallOutcome) => void) | undefined;
 }
 
 /**
@@ -79,7 +81,9 @@ export class ToolExecutor {
           if (invocation.kind === 'stopped') stop ??= invocation.error;
           // Every interrupted call gets its record; a call stopped before it ran gets none.
           if (invocation.kind === 'completed' || invocation.recorded) {
-            outcomes.push(this.#record(scope, invocation, options.usage));
+            const outcome = this.#record(scope, invocation, options.usage);
+            outcomes.push(outcome);
+            options.onOutcome?.(outcome);
           }
         }
       } finally {

@@ -10,7 +10,12 @@ export {
   type TestRuntimeOptions,
 } from './create-test-runtime.js';
 export { ScriptMismatchError } from './script-mismatch-error.js';
-export { ScriptedAdapter, type ScriptedToolCall, type ScriptedTurn } from './scripted-adapter.js';
+export {
+  ScriptedAdapter,
+  type ScriptedAdapterOptions,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+} from './scripted-adapter.js';
 
 export { ManualClock } from '../core/manual-clock.js';
 export { ResourceContext, ResourceSnapshot } from '../resources/resource-context.js';

@@ -1,8 +1,10 @@
 import {
+  partsOfTurn,
   providerCapabilities,
   ProviderAdapter,
   type ProviderCapabilities,
   type ProviderRequest,
+  type ProviderStreamPart,
   type ProviderToolCall,
   type ProviderTurn,
   TokenUsage,
@@ -37,13 +39,29 @@ export interface ScriptedTurn {
   readonly expect?: (request: ProviderRequest) => void;
 }
 
+/** Options of a {@link ScriptedAdapter}. */
+export interface ScriptedAdapterOptions {
+  /**
+   * When streaming, how long to wait before each delta (milliseconds; 0 by
+   * default), so a page or a test sees the answer grow over time. The wait
+   * ends early when the request is cancelled.
+   */
+  readonly deltaDelayMs?: number;
+}
+
+/** Text pieces a scripted stream sends: each word with the spaces after it. */
+const WORDS = /\S+\s*|\s+/g;
+/** How many characters of tool arguments a scripted stream sends per delta. */
+const ARGUMENT_PIECE = 16;
+
 /**
  * A deterministic provider for tests and offline examples: answers each
  * request with the next scripted turn, records every request, and fails
  * loudly (`ScriptMismatchError`) when the conversation asks for more turns than
  * scripted, or when a turn's `expect` rejects the request; `assertDone()`
  * fails when turns are left over (`createTestRuntime(...).evaluate` calls it
- * after each evaluation). Like every adapter it keeps no evaluation's state:
+ * after each evaluation). It streams (`runtime.stream`): each scripted text
+ * arrives word by word, each call's arguments in small pieces. Like every adapter it keeps no evaluation's state:
  * only the script and the requests it received.
  *
  * @example
@@ -56,15 +74,23 @@ export interface ScriptedTurn {
  */
 export class ScriptedAdapter extends ProviderAdapter {
   override readonly name: string = 'scripted';
-  /** Standard (non-strict) tool schemas, no native tools, parallel calls, structured output read from text. */
-  override readonly capabilities: ProviderCapabilities = providerCapabilities();
+  /** Standard (non-strict) tool schemas, no native tools, parallel calls, structured output read from text, streaming. */
+  override readonly capabilities: ProviderCapabilities = providerCapabilities({ streaming: true });
   /** Every request received, in order (nested evaluations included). */
   readonly requests: ProviderRequest[] = [];
   readonly #turns: ScriptedTurn[];
+  readonly #deltaDelayMs: number;
 
-  constructor(turns: readonly ScriptedTurn[]) {
+  constructor(turns: readonly ScriptedTurn[], options: ScriptedAdapterOptions = {}) {
     super();
     this.#turns = [...turns];
+    const delay = options.deltaDelayMs ?? 0;
+    if (!Number.isFinite(delay) || delay < 0) {
+      throw new RangeError(
+        `ScriptedAdapter: deltaDelayMs must be a finite number of milliseconds >= 0, got ${String(delay)}.`,
+      );
+    }
+    this.#deltaDelayMs = delay;
   }
 
   /** How many scripted turns have not been requested yet. */
@@ -120,6 +146,57 @@ export class ScriptedAdapter extends ProviderAdapter {
       raw: turn,
     });
   }
+
+  /**
+   * Answers like {@link ScriptedAdapter.request}, as a stream: the text word by
+   * word and each call's arguments in pieces (each after `deltaDelayMs`), then
+   * the turn. Stops early, without its turn, when the request is cancelled.
+   */
+  override async *stream(
+    request: ProviderRequest,
+  ): AsyncGenerator<ProviderStreamPart, void, undefined> {
+    const turn = await this.request(request);
+    for (const part of scriptedParts(turn)) {
+      if (part.type !== 'turn') await pause(this.#deltaDelayMs, request.signal);
+      if (request.signal.aborted) {
+        throw new Error('The scripted request was cancelled.', { cause: request.signal.reason });
+      }
+      yield part;
+    }
+  }
+}
+
+/** The parts of a scripted turn as a stream sends them: text word by word, arguments in pieces. */
+function scriptedParts(turn: ProviderTurn): ProviderStreamPart[] {
+  const parts: ProviderStreamPart[] = [];
+  for (const part of partsOfTurn(turn)) {
+    if (part.type === 'text-delta') {
+      for (const word of part.delta.match(WORDS) ?? [])
+        parts.push({ type: 'text-delta', delta: word });
+    } else if (part.type === 'tool-arguments-delta') {
+      for (let start = 0; start < part.delta.length; start += ARGUMENT_PIECE) {
+        const delta = part.delta.slice(start, start + ARGUMENT_PIECE);
+        parts.push({ type: 'tool-arguments-delta', callId: part.callId, delta });
+      }
+    } else {
+      parts.push(part);
+    }
+  }
+  return parts;
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms === 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function describeLast(request: ProviderRequest): string {

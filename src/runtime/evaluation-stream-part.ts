@@ -1,0 +1,63 @@
+import type { FinishReason } from '../provider/conversation.js';
+import type { TokenUsage } from '../provider/token-usage.js';
+import type { ToolInvoked } from './events/tool-invoked.js';
+import type { PromptResponse } from './prompt-response.js';
+
+/**
+ * One part of a streamed evaluation (`runtime.stream(prompt, options)`),
+ * discriminated by `type`. `turn` counts provider requests from 0. For each
+ * request, in this order: `turn-start`; the deltas as the provider sends them
+ * (`text-delta`, `reasoning-delta`, `tool-call-start`, `tool-arguments-delta`);
+ * `usage` when the provider reports it; one `native-call` per call the
+ * provider ran itself; `turn-end`; then one `tool-call-end` per tool call as
+ * each is recorded. The stream ends with exactly one `answer` or one `error`.
+ */
+export type EvaluationStreamPart<O = unknown> =
+  | { readonly type: 'turn-start'; readonly turn: number }
+  | { readonly type: 'text-delta'; readonly turn: number; readonly delta: string }
+  | { readonly type: 'reasoning-delta'; readonly turn: number; readonly delta: string }
+  | {
+      readonly type: 'tool-call-start';
+      readonly turn: number;
+      readonly callId: string;
+      readonly name: string;
+    }
+  | {
+      readonly type: 'tool-arguments-delta';
+      readonly turn: number;
+      readonly callId: string;
+      readonly delta: string;
+    }
+  | {
+      readonly type: 'usage';
+      readonly turn: number;
+      /** This request's usage. */
+      readonly usage: TokenUsage;
+      /** The evaluation's usage so far. */
+      readonly total: TokenUsage;
+    }
+  | { readonly type: 'native-call'; readonly turn: number; readonly event: ToolInvoked }
+  | {
+      readonly type: 'turn-end';
+      readonly turn: number;
+      readonly finishReason: FinishReason | undefined;
+      /** How many tool calls the model asked for in this turn (they run next). */
+      readonly toolCalls: number;
+    }
+  | {
+      readonly type: 'tool-call-end';
+      readonly turn: number;
+      /** The `ToolInvoked` the session recorded, the same record `evaluate` produces. */
+      readonly event: ToolInvoked;
+      /** The tool message the model reads back. */
+      readonly message: string;
+    }
+  | { readonly type: 'answer'; readonly response: PromptResponse<O> }
+  | {
+      readonly type: 'error';
+      /** What `evaluate` would have thrown (a `PromptEvaluationError` naming the phase, or a `ConfigurationError`). */
+      readonly error: Error;
+    };
+
+/** The `type`s of {@link EvaluationStreamPart}. */
+export type EvaluationStreamPartType = EvaluationStreamPart['type'];

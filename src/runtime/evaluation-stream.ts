@@ -1,0 +1,105 @@
+import type { EvaluationStreamPart } from './evaluation-stream-part.js';
+import { PartChannel } from './part-channel.js';
+import type { PromptResponse } from './prompt-response.js';
+
+/** Where a streamed evaluation sends its parts. @internal */
+export interface PartSink<O = unknown> {
+  /** Sends `part`, waiting while the consumer's buffer is full. */
+  send(part: EvaluationStreamPart<O>): Promise<void>;
+  /** Sends `part` without waiting (from synchronous callbacks). */
+  sendNow(part: EvaluationStreamPart<O>): void;
+}
+
+/** Runs the evaluation behind a stream, sending its parts to `sink`; aborted through `signal`. @internal */
+export type StreamProducer<O> = (
+  sink: PartSink<O>,
+  signal: AbortSignal,
+) => Promise<PromptResponse<O>>;
+
+/** How many parts an evaluation may produce ahead of its consumer. */
+const BUFFERED_PARTS = 16;
+
+/**
+ * A streamed evaluation: iterate it with `for await` to receive its
+ * {@link EvaluationStreamPart}s as they happen. It starts on the first read and
+ * runs the same loop as `runtime.evaluate` (same events, same rules), never
+ * more than a small buffer ahead of the reader. It ends after one `answer` or
+ * one `error` part; it never throws. Leaving the loop early (`break`, `return`,
+ * or an exception in its body) cancels the evaluation as the caller's signal
+ * would (the provider request and running tool calls are aborted, interrupted
+ * calls are recorded with outcome `unknown`), and resolves once it has wound
+ * down. One stream can be iterated once.
+ *
+ * @example
+ * for await (const part of runtime.stream(prompt, { input })) {
+ *   if (part.type === 'text-delta') process.stdout.write(part.delta);
+ *   if (part.type === 'error') throw part.error;
+ * }
+ */
+export class EvaluationStream<O = unknown> implements AsyncIterable<EvaluationStreamPart<O>> {
+  readonly #producer: StreamProducer<O>;
+  readonly #channel = new PartChannel<EvaluationStreamPart<O>>(BUFFERED_PARTS);
+  readonly #controller = new AbortController();
+  #running: Promise<void> | undefined;
+  #iterated = false;
+
+  /** @internal Built by `runtime.stream`. */
+  constructor(producer: StreamProducer<O>) {
+    this.#producer = producer;
+  }
+
+  /** The stream's iterator; a stream can be iterated once. */
+  [Symbol.asyncIterator](): AsyncIterator<EvaluationStreamPart<O>> {
+    if (this.#iterated) {
+      throw new TypeError(
+        'This evaluation stream is already being read: a stream can be iterated once. Call runtime.stream() again for another evaluation.',
+      );
+    }
+    this.#iterated = true;
+    return {
+      next: async () => {
+        this.#start();
+        const taken = await this.#channel.take();
+        return taken === undefined ? { done: true, value: undefined } : { value: taken.item };
+      },
+      return: async () => {
+        await this.cancel();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /**
+   * Stops the evaluation (if it is still running) as a cancellation, drops
+   * the parts not read yet, and resolves once the evaluation has wound down.
+   */
+  async cancel(
+    reason: unknown = new Error('The reader of the evaluation stream stopped.'),
+  ): Promise<void> {
+    this.#controller.abort(reason);
+    this.#channel.discard();
+    await this.#running;
+  }
+
+  #start(): void {
+    if (this.#running !== undefined) return;
+    const channel = this.#channel;
+    const sink: PartSink<O> = {
+      send: (part) => channel.push(part),
+      sendNow: (part) => {
+        channel.pushNow(part);
+      },
+    };
+    this.#running = this.#producer(sink, this.#controller.signal).then(
+      async (response) => {
+        await channel.push({ type: 'answer', response });
+        channel.close();
+      },
+      async (error: unknown) => {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        await channel.push({ type: 'error', error: failure });
+        channel.close();
+      },
+    );
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * A bounded queue between one producer (an evaluation) and one consumer (a
+ * `for await` loop). `push` waits while `capacity` items are unread, so the
+ * producer never runs ahead of a slow consumer by more than the buffer;
+ * `pushNow` never waits (for items produced where waiting is impossible, e.g.
+ * inside a synchronous callback; a turn's tool calls bound how many). After
+ * `discard()` every item is dropped and no push waits: the consumer has gone.
+ * @internal
+ */
+export class PartChannel<T> {
+  readonly #capacity: number;
+  readonly #items: T[] = [];
+  #closed = false;
+  #discarding = false;
+  /** The consumer waiting for an item, if any. */
+  #reader: (() => void) | undefined;
+  /** Producers waiting for room, in order. */
+  readonly #writers: (() => void)[] = [];
+
+  constructor(capacity: number) {
+    this.#capacity = capacity;
+  }
+
+  /** Adds `item`; resolves once it fits in the buffer (at once after `discard()`). */
+  async push(item: T): Promise<void> {
+    while (this.#items.length >= this.#capacity) {
+      if (this.#discarding) return;
+      await new Promise<void>((resolve) => this.#writers.push(resolve));
+    }
+    this.pushNow(item);
+  }
+
+  /** Adds `item` without waiting for room. */
+  pushNow(item: T): void {
+    if (this.#discarding || this.#closed) return;
+    this.#items.push(item);
+    this.#wakeReader();
+  }
+
+  /** No more items will come; the consumer reads what is buffered, then ends. */
+  close(): void {
+    this.#closed = true;
+    this.#wakeReader();
+  }
+
+  /** Drops everything buffered and everything pushed from now on, and releases waiting producers. */
+  discard(): void {
+    this.#discarding = true;
+    this.#items.length = 0;
+    for (const writer of this.#writers.splice(0)) writer();
+    this.#wakeReader();
+  }
+
+  /** The next item, or `undefined` once the channel is closed (or discarded) and empty. */
+  async take(): Promise<{ readonly item: T } | undefined> {
+    for (;;) {
+      if (this.#items.length > 0) {
+        const item = this.#items.shift() as T;
+        this.#writers.shift()?.();
+        return { item };
+      }
+      if (this.#closed || this.#discarding) return undefined;
+      await new Promise<void>((resolve) => {
+        this.#reader = resolve;
+      });
+    }
+  }
+
+  #wakeReader(): void {
+    const reader = this.#reader;
+    this.#reader = undefined;
+    reader?.();
+  }
+}
