@@ -12,6 +12,7 @@ import {
   ProviderAdapter,
   type ProviderCapabilities,
   type ProviderRequest,
+  type ProviderStreamPart,
   type ProviderTurn,
   type ToolSpec,
   toolSpecOf,
@@ -27,6 +28,9 @@ import { readResponsesTurn } from './turn/read-responses-turn.js';
 import { SecretRedactor } from './transport/secret-redactor.js';
 import { type SendContext, sendWithRetries } from './transport/send-with-retries.js';
 import { ShellTool } from './tools/shell-tool.js';
+import type { AttemptOptions } from './stream/stream-setup.js';
+import { streamChat } from './stream/stream-chat.js';
+import { streamResponses } from './stream/stream-responses.js';
 import { withChildSignal } from './transport/with-child-signal.js';
 
 /**
@@ -53,7 +57,7 @@ export class OpenAIAdapter extends ProviderAdapter {
   readonly #client: OpenAI;
   readonly #options: OpenAIAdapterOptions;
   readonly #redactor: SecretRedactor;
-  /** What this adapter can do: strict tools unless `strictTools: false`; native tools on Responses. */
+  /** What this adapter can do: strict tools unless `strictTools: false`; native tools on Responses; streaming. */
   readonly capabilities: ProviderCapabilities;
 
   /**
@@ -74,6 +78,7 @@ export class OpenAIAdapter extends ProviderAdapter {
       parallelToolCalls: options.parallelToolCalls ?? true,
       structuredOutput:
         (options.structuredOutput ?? 'json_schema') === 'json_schema' ? 'native' : 'text',
+      streaming: true,
     });
     const own = client ?? new OpenAI(Object.assign({}, options.client, { maxRetries: 0 }));
     this.#client = own;
@@ -156,28 +161,17 @@ export class OpenAIAdapter extends ProviderAdapter {
 
   /** Sends one request (retrying as configured) and reads the answer. */
   override async request(request: ProviderRequest): Promise<ProviderTurn> {
-    const prompt = request.prompt.label;
-    const context: SendContext = {
-      prompt,
-      api: this.api === 'chat' ? 'Chat Completions' : 'Responses',
-      signal: request.signal,
-      deadline: request.deadline,
-      clock: request.clock,
-      retry: this.#options.retry,
-      redactor: this.#redactor,
-    };
-    const requestOptions = (signal: AbortSignal) => ({
-      signal,
-      maxRetries: 0,
-      timeout: this.#options.timeoutMs ?? 600_000,
-    });
+    const context = this.#sendContext(request);
+    const prompt = context.prompt;
     const maxOutputTokens = this.#options.modelSettings?.maxOutputTokens;
     if (this.api === 'chat') {
       const { body, strictOutput } = buildChatRequest(request, this.#options, prompt);
       return await sendWithRetries(async () => {
         const completion = await withChildSignal(request.signal, async (signal) =>
           readJsonBody(
-            await this.#client.chat.completions.create(body, requestOptions(signal)).asResponse(),
+            await this.#client.chat.completions
+              .create(body, this.#attemptOptions(signal))
+              .asResponse(),
             { prompt, api: context.api, baseURL: this.#client.baseURL, path: '/chat/completions' },
           ),
         );
@@ -193,7 +187,7 @@ export class OpenAIAdapter extends ProviderAdapter {
     return await sendWithRetries(async () => {
       const response = await withChildSignal(request.signal, async (signal) =>
         readJsonBody(
-          await this.#client.responses.create(body, requestOptions(signal)).asResponse(),
+          await this.#client.responses.create(body, this.#attemptOptions(signal)).asResponse(),
           { prompt, api: context.api, baseURL: this.#client.baseURL, path: '/responses' },
         ),
       );
@@ -205,6 +199,52 @@ export class OpenAIAdapter extends ProviderAdapter {
         maxOutputTokens,
       });
     }, context);
+  }
+
+  /**
+   * Sends one request with `stream: true` and yields the answer as it
+   * arrives: text and reasoning-summary deltas, each function call's start and
+   * argument deltas, then the `turn` part, read exactly as `request()` reads
+   * the same answer. Retried as `request()` is, but only until the first part
+   * was yielded; a later failure is thrown, never restarted. `timeoutMs`
+   * bounds the wait for the response to start; the evaluation's deadline and
+   * cancellation end the stream at any point, and so does returning early.
+   */
+  override async *stream(
+    request: ProviderRequest,
+  ): AsyncGenerator<ProviderStreamPart, void, undefined> {
+    const send = this.#sendContext(request);
+    const prompt = send.prompt;
+    const requestOptions = (signal: AbortSignal): AttemptOptions => this.#attemptOptions(signal);
+    const maxOutputTokens = this.#options.modelSettings?.maxOutputTokens;
+    if (this.api === 'chat') {
+      const { body, strictOutput } = buildChatRequest(request, this.#options, prompt);
+      const turn = { prompt, output: request.output, strictOutput, maxOutputTokens };
+      yield* streamChat(this.#client, body, { send, requestOptions, turn });
+      return;
+    }
+    const { body, strictOutput } = buildResponsesRequest(request, this.#options, prompt);
+    const tools = request.tools.map((spec) => spec.tool);
+    const turn = { prompt, tools, output: request.output, strictOutput, maxOutputTokens };
+    yield* streamResponses(this.#client, body, { send, requestOptions, turn });
+  }
+
+  /** Retries, deadline, cancellation and redaction of one request. */
+  #sendContext(request: ProviderRequest): SendContext {
+    return {
+      prompt: request.prompt.label,
+      api: this.api === 'chat' ? 'Chat Completions' : 'Responses',
+      signal: request.signal,
+      deadline: request.deadline,
+      clock: request.clock,
+      retry: this.#options.retry,
+      redactor: this.#redactor,
+    };
+  }
+
+  /** The SDK options of one attempt: its signal, the SDK's own retries off, the timeout. */
+  #attemptOptions(signal: AbortSignal): AttemptOptions {
+    return { signal, maxRetries: 0, timeout: this.#options.timeoutMs ?? 600_000 };
   }
 }
 

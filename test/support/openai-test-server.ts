@@ -20,7 +20,19 @@ export interface Reply {
   readonly hang?: boolean;
   /** Close the connection without answering. */
   readonly drop?: boolean;
+  /**
+   * A streamed body (`text/event-stream`): each event sent as `data: <text>\n\n`
+   * (after `event: <name>\n` when it has a name), then `data: [DONE]\n\n`.
+   */
+  readonly sse?: readonly SseEvent[];
+  /** With `sse`: close the connection after this many events, without finishing the body. */
+  readonly dropAfter?: number;
+  /** With `sse`: send this many events, then keep the connection open and send nothing more. */
+  readonly holdAfter?: number;
 }
+
+/** One server-sent event: its `data` text, or a named event. */
+export type SseEvent = string | { readonly event: string; readonly data: string };
 
 /** A reply, or a function computing it from the request. */
 export type Responder = Reply | ((request: RecordedRequest) => Reply);
@@ -34,6 +46,8 @@ export interface RecordedRequest {
   readonly body: Record<string, unknown>;
   /** Violations of OpenAI's published request schema (empty when valid). */
   readonly violations: readonly string[];
+  /** Resolves when the connection closes before the reply was finished (the client gave up). */
+  readonly cutOff: Promise<void>;
 }
 
 /**
@@ -127,6 +141,10 @@ export class OpenAITestServer {
     const body = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const schema = requestSchemaFor(path);
+    const cutOff = deferred();
+    response.on('close', () => {
+      if (!response.writableFinished) cutOff.resolve();
+    });
     const recorded: RecordedRequest = {
       method: request.method ?? 'GET',
       path,
@@ -136,6 +154,7 @@ export class OpenAITestServer {
         schema === undefined
           ? [`no published schema for ${path}`]
           : openAIRequestViolations(schema, body),
+      cutOff: cutOff.promise,
     };
     this.requests.push(recorded);
     for (const waiter of this.#waiting.filter((w) => w.count === this.requests.length)) {
@@ -157,6 +176,10 @@ function send(response: ServerResponse, reply: Reply): void {
     response.socket?.destroy();
     return;
   }
+  if (reply.sse !== undefined) {
+    void sendEvents(response, reply, reply.sse);
+    return;
+  }
   const body = reply.raw ?? JSON.stringify(reply.json ?? {});
   response.writeHead(reply.status ?? 200, {
     'content-type': 'application/json',
@@ -164,4 +187,34 @@ function send(response: ServerResponse, reply: Reply): void {
     ...reply.headers,
   });
   response.end(body);
+}
+
+/** Sends `events` one write at a time, then `[DONE]`, or stops as `dropAfter` / `holdAfter` say. */
+async function sendEvents(
+  response: ServerResponse,
+  reply: Reply,
+  events: readonly SseEvent[],
+): Promise<void> {
+  response.writeHead(reply.status ?? 200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-request-id': `req_test_${Date.now()}`,
+    ...reply.headers,
+  });
+  response.flushHeaders();
+  const stop = reply.dropAfter ?? reply.holdAfter ?? events.length;
+  for (const event of events.slice(0, stop)) {
+    const frame =
+      typeof event === 'string'
+        ? `data: ${event}\n\n`
+        : `event: ${event.event}\ndata: ${event.data}\n\n`;
+    // Each write is flushed before the next, so a drop comes after the events it follows.
+    await new Promise<void>((resolve) => {
+      response.write(frame, () => {
+        resolve();
+      });
+    });
+  }
+  if (reply.dropAfter !== undefined) response.socket?.destroy();
+  else if (reply.holdAfter === undefined) response.end('data: [DONE]\n\n');
 }

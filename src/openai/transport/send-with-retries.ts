@@ -155,7 +155,15 @@ function sleep(ms: number, clock: Clock, signal: AbortSignal): Promise<void> {
   });
 }
 
-function aborted(context: SendContext, attempts: number, cause: unknown): PromptEvaluationError {
+/**
+ * The error for a request ended by the deadline or a cancellation (`context.signal`)
+ * during attempt `attempts`; also used by the streamed path once parts were delivered.
+ */
+export function aborted(
+  context: SendContext,
+  attempts: number,
+  cause: unknown,
+): PromptEvaluationError {
   const deadline = context.deadline?.expired === true ? context.deadline : undefined;
   const byDeadline = deadline !== undefined;
   const what = byDeadline ? 'Deadline expired' : 'Evaluation was cancelled';

@@ -1,3 +1,31 @@
+/** An abort controller whose signal also aborts when a parent signal does, until detached. */
+export interface ChildSignal {
+  /** Aborts the child alone, e.g. to end one streamed request early. */
+  readonly controller: AbortController;
+  /** Stops following the parent; call it once the child's work is over. */
+  detach(): void;
+}
+
+/**
+ * A fresh controller whose signal aborts when `parent` does (at once if it
+ * already has), until {@link ChildSignal.detach}. For work that outlives one
+ * promise, such as a streamed answer read across many `yield`s.
+ */
+export function childSignal(parent: AbortSignal): ChildSignal {
+  const controller = new AbortController();
+  const forward = (): void => {
+    controller.abort(parent.reason);
+  };
+  if (parent.aborted) forward();
+  else parent.addEventListener('abort', forward, { once: true });
+  return {
+    controller,
+    detach: () => {
+      parent.removeEventListener('abort', forward);
+    },
+  };
+}
+
 /**
  * Runs `work` with a fresh signal that aborts when `parent` does, and
  * detaches it afterwards. The OpenAI SDK adds an abort listener to the signal
@@ -8,15 +36,10 @@ export async function withChildSignal<T>(
   parent: AbortSignal,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
-  const forward = (): void => {
-    controller.abort(parent.reason);
-  };
-  if (parent.aborted) forward();
-  else parent.addEventListener('abort', forward, { once: true });
+  const child = childSignal(parent);
   try {
-    return await work(controller.signal);
+    return await work(child.controller.signal);
   } finally {
-    parent.removeEventListener('abort', forward);
+    child.detach();
   }
 }

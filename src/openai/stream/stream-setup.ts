@@ -1,0 +1,18 @@
+import type { SendContext } from '../transport/send-with-retries.js';
+
+/** The SDK request options of one attempt: its signal, no SDK retries, the header timeout. */
+export interface AttemptOptions {
+  readonly signal: AbortSignal;
+  readonly maxRetries: number;
+  readonly timeout: number;
+}
+
+/** What a streamed request needs from the adapter besides its body. */
+export interface StreamSetup<TurnContext> {
+  /** Retries, deadline, cancellation and key redaction, as for `request()`. */
+  readonly send: SendContext;
+  /** The SDK options of one attempt, for its own abort signal. */
+  readonly requestOptions: (signal: AbortSignal) => AttemptOptions;
+  /** What reading the turn needs, as for `request()`. */
+  readonly turn: TurnContext;
+}
