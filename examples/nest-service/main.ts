@@ -108,6 +108,7 @@ export async function run(print: (line: string) => void = console.log, options: 
       print(
         `Try: curl -s ${url}/agent -H 'content-type: application/json' -H 'x-customer-id: c-42' -d '{"message":"How do I invite a teammate?"}'`,
       );
+      print(`Or chat in a browser: ${url}/`);
     }
     return { url, answers, tickets };
   } finally {

@@ -3,9 +3,13 @@ import {
   ProviderAdapter,
   type ProviderCapabilities,
   type ProviderRequest,
+  type ProviderStreamPart,
   type ProviderTurn,
 } from 'affordance/provider';
 import { ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
+
+import { chatPrompt } from './chat-prompt.js';
+import { chatScriptFor } from './chat-script.js';
 
 /** The JSON the scripted model answers with; the runtime parses it into a `SupportReply`. */
 interface ReplyJson {
@@ -14,29 +18,70 @@ interface ReplyJson {
   readonly articleIds: readonly string[];
 }
 
+/** Options of {@link OfflineSupportModel}. */
+export interface OfflineModelOptions {
+  /** Milliseconds before each streamed word or argument piece (40 by default), so a page sees text grow. */
+  readonly deltaDelayMs?: number;
+}
+
 /**
  * The model's side of the offline run. A server answers many customers at
  * once, so each conversation gets its own `ScriptedAdapter`, scripted from
- * the customer's message by {@link scriptFor}; conversations never take each
- * other's turns.
+ * the customer's message by {@link scriptFor} (`POST /agent`) or
+ * {@link chatScriptFor} (the chat prompt); conversations never take each
+ * other's turns. It streams as `ScriptedAdapter` does, a word at a time.
  */
 export class OfflineSupportModel extends ProviderAdapter {
   override readonly name: string = 'scripted';
-  override readonly capabilities: ProviderCapabilities = providerCapabilities();
+  override readonly capabilities: ProviderCapabilities = providerCapabilities({ streaming: true });
   readonly #conversations = new Map<string, ScriptedAdapter>();
+  readonly #deltaDelayMs: number;
+
+  constructor(options: OfflineModelOptions = {}) {
+    super();
+    this.#deltaDelayMs = options.deltaDelayMs ?? 40;
+  }
 
   override async request(request: ProviderRequest): Promise<ProviderTurn> {
+    const script = this.#conversation(request);
+    const turn = await script.request(request);
+    if ((turn.toolCalls ?? []).length === 0) this.#end(request, script);
+    return turn;
+  }
+
+  override async *stream(
+    request: ProviderRequest,
+  ): AsyncGenerator<ProviderStreamPart, void, undefined> {
+    const script = this.#conversation(request);
+    // A conversation ends with a turn without tool calls, or when its stream fails or is cancelled.
+    let ended = true;
+    try {
+      for await (const part of script.stream(request)) {
+        if (part.type === 'turn') ended = (part.turn.toolCalls ?? []).length === 0;
+        yield part;
+      }
+      if (ended) script.assertDone();
+    } finally {
+      if (ended) this.#conversations.delete(request.evaluationId);
+    }
+  }
+
+  #conversation(request: ProviderRequest): ScriptedAdapter {
     let script = this.#conversations.get(request.evaluationId);
     if (script === undefined) {
-      script = new ScriptedAdapter(scriptFor(customerMessage(request)));
+      const message = customerMessage(request);
+      const chat = request.prompt.ns === chatPrompt.ns && request.prompt.key === chatPrompt.key;
+      script = new ScriptedAdapter(chat ? chatScriptFor(message) : scriptFor(message), {
+        deltaDelayMs: this.#deltaDelayMs,
+      });
       this.#conversations.set(request.evaluationId, script);
     }
-    const turn = await script.request(request);
-    if ((turn.toolCalls ?? []).length === 0) {
-      this.#conversations.delete(request.evaluationId);
-      script.assertDone();
-    }
-    return turn;
+    return script;
+  }
+
+  #end(request: ProviderRequest, script: ScriptedAdapter): void {
+    this.#conversations.delete(request.evaluationId);
+    script.assertDone();
   }
 }
 

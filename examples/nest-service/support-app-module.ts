@@ -3,23 +3,26 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { type AdapterOption, AffordanceModule } from 'affordance/nest';
 
 import { AgentController } from './agent-controller.js';
+import { ChatController } from './chat-controller.js';
+import { ChatLog } from './chat-log.js';
+import { chatPrompt } from './chat-prompt.js';
 import { Customer } from './customer.js';
 import { KnowledgeBase } from './knowledge-base.js';
 import { SupportDeskSection } from './support-desk-section.js';
 import { supportPrompt } from './support-prompt.js';
 import { TicketDesk } from './ticket-desk.js';
 
-/** The support service: the agent's section is a provider like any other. */
+/** The support service (`POST /agent`) and its chat mode (`GET /`): the agent's section is a provider like any other. */
 @Module({
-  controllers: [AgentController],
-  providers: [KnowledgeBase, TicketDesk, Customer, SupportDeskSection],
+  controllers: [AgentController, ChatController],
+  providers: [KnowledgeBase, TicketDesk, Customer, SupportDeskSection, ChatLog],
 })
 export class SupportAppModule {
-  /** The service with `adapter` as its model; the support prompt is checked at startup. */
+  /** The service with `adapter` as its model; the support and chat prompts are checked at startup. */
   static withModel(adapter: AdapterOption): DynamicModule {
     return {
       module: SupportAppModule,
-      imports: [AffordanceModule.forRoot({ adapter, prompts: [supportPrompt] })],
+      imports: [AffordanceModule.forRoot({ adapter, prompts: [supportPrompt, chatPrompt] })],
     };
   }
 }

@@ -3,18 +3,21 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import {
   AffordanceRuntime,
   ConfigurationError,
+  type EvaluationStream,
   type Prompt,
   type PromptResponse,
   ProviderAdapter,
 } from '../index.js';
 import { AffordanceModuleOptions } from './affordance-module-options.js';
+import { bindStreamReads } from './bind-stream-reads.js';
 import { explainUnprovidedSections } from './explain-unprovided-sections.js';
 import type { NestEvaluateOptions } from './nest-evaluate-options.js';
 import { NestSectionBridge } from './nest-section-bridge.js';
 
 /**
  * Evaluates prompts from a Nest application: inject it in a controller and
- * call `evaluate(prompt, { request, input })`. Sections that are Nest
+ * call `evaluate(prompt, { request, input })`, or `stream(...)` for the parts
+ * as they happen. Sections that are Nest
  * providers are built by Nest, per tool call, in the request's context.
  *
  * @example
@@ -90,5 +93,30 @@ export class AffordanceService implements OnApplicationBootstrap {
     const { request, contextId, ...evaluateOptions } = options;
     const context = this.#bridge.contextFor(request, contextId);
     return await this.#bridge.run(context, () => this.runtime.evaluate(prompt, evaluateOptions));
+  }
+
+  /**
+   * Streams the evaluation of `prompt` with the module's adapter (see
+   * `AffordanceRuntime.stream`): iterate it with `for await`, or call
+   * `cancel()`. Sections resolve in the Nest context of `options.request` (or
+   * `options.contextId`), as with {@link AffordanceService.evaluate}: the
+   * evaluation starts on the first read, and every read enters that context,
+   * so its tool calls and nested evaluations run in it whoever reads the stream.
+   * @throws ConfigurationError at once, before any part, when the application
+   * is not initialised or a section of `prompt` cannot be resolved.
+   *
+   * @example
+   * \@Sse('chat') chat(@Req() request: Request, @Query() query: ChatQuery) {
+   *   const stream = this.affordance.stream(chatPrompt, { request, input: query.message });
+   *   // map each part to a MessageEvent; on unsubscribe call stream.cancel()
+   * }
+   */
+  stream<O>(prompt: Prompt<O>, options: NestEvaluateOptions = {}): EvaluationStream<O> {
+    this.prepare(prompt);
+    const { request, contextId, ...evaluateOptions } = options;
+    const context = this.#bridge.contextFor(request, contextId);
+    return bindStreamReads(this.runtime.stream(prompt, evaluateOptions), (read) =>
+      this.#bridge.run(context, read),
+    );
   }
 }

@@ -72,6 +72,7 @@ export class EvaluationStream<O = unknown> implements AsyncIterable<EvaluationSt
   /**
    * Stops the evaluation (if it is still running) as a cancellation, drops
    * the parts not read yet, and resolves once the evaluation has wound down.
+   * A stream cancelled before its first read never starts its evaluation.
    */
   async cancel(
     reason: unknown = new Error('The reader of the evaluation stream stopped.'),
@@ -84,6 +85,12 @@ export class EvaluationStream<O = unknown> implements AsyncIterable<EvaluationSt
   #start(): void {
     if (this.#running !== undefined) return;
     const channel = this.#channel;
+    // Cancelled before its first read: the evaluation never starts, and the stream is empty.
+    if (this.#controller.signal.aborted) {
+      channel.close();
+      this.#running = Promise.resolve();
+      return;
+    }
     const sink: PartSink<O> = {
       send: (part) => channel.push(part),
       sendNow: (part) => {

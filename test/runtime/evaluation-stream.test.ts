@@ -381,6 +381,20 @@ describe('runtime.stream', () => {
     expect(last?.type === 'error' && phaseOf(last.error)).toBe('request');
   });
 
+  it('should never start an evaluation cancelled before its first read', async () => {
+    const { prompt } = tools();
+    const session = new Session();
+    const { runtime, adapter } = createTestRuntime({ script: [{ text: 'unused' }] });
+    const stream = runtime.stream(prompt, { session });
+
+    await stream.cancel();
+    const parts = await collect(stream);
+
+    expect(parts).toEqual([]);
+    expect(session.slice(PromptRendered).all()).toHaveLength(0);
+    expect(adapter.requests).toHaveLength(0);
+  });
+
   it('should refuse to be iterated twice', () => {
     const { prompt } = tools();
     const stream = createTestRuntime().runtime.stream(prompt);

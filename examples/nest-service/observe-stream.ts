@@ -1,0 +1,57 @@
+import type { MessageEvent } from '@nestjs/common';
+import { Observable } from 'rxjs';
+
+import type { EvaluationStream, EvaluationStreamPart } from 'affordance';
+
+/** How a streamed evaluation ended, as far as its reader knows. */
+export type StreamEnding = 'answered' | 'failed' | 'cancelled';
+
+/**
+ * The parts of `stream` as an Observable of SSE messages, one message per
+ * object `toEvents` returns for a part (sent as JSON by Nest). The stream is
+ * read when the Observable is subscribed to; unsubscribing before the end
+ * (Nest does when the client disconnects) cancels the evaluation. `onEnd`
+ * is called once the evaluation is over: answered, failed, or cancelled (after
+ * it has wound down).
+ */
+export function observeStream<O>(
+  stream: EvaluationStream<O>,
+  toEvents: (part: EvaluationStreamPart<O>) => readonly object[],
+  onEnd: (ending: StreamEnding) => void,
+): Observable<MessageEvent> {
+  return new Observable<MessageEvent>((subscriber) => {
+    const iterator = stream[Symbol.asyncIterator]();
+    let over = false;
+    const pump = async (): Promise<StreamEnding> => {
+      let ending: StreamEnding = 'cancelled';
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done === true) return ending;
+        if (next.value.type === 'answer') ending = 'answered';
+        if (next.value.type === 'error') ending = 'failed';
+        for (const data of toEvents(next.value)) subscriber.next({ data });
+      }
+    };
+    pump().then(
+      (ending) => {
+        if (over) return;
+        over = true;
+        onEnd(ending);
+        subscriber.complete();
+      },
+      (error: unknown) => {
+        over = true;
+        void iterator.return?.();
+        subscriber.error(error);
+      },
+    );
+    // Teardown: runs on unsubscribe, and after complete or error (then nothing is left to do).
+    return () => {
+      if (over) return;
+      over = true;
+      void iterator.return?.().then(() => {
+        onEnd('cancelled');
+      });
+    };
+  });
+}

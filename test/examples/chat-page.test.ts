@@ -1,0 +1,250 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+import { ChatLog, type ChatRecord } from '../../examples/nest-service/chat-log.js';
+import { type ChatServer, serveChat } from '../../examples/nest-service/serve-chat.js';
+
+/** The browser: Debian's chromium package unless CHROMIUM_PATH names another Chromium or Chrome. */
+const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+/** What a person sees on the chat page at one moment. */
+interface View {
+  /** The last assistant message's state: streaming, done, cancelled or error. */
+  readonly state: string | null;
+  /** Characters of assistant text shown (every text segment of the last assistant message). */
+  readonly textLength: number;
+  readonly cards: readonly {
+    readonly tool: string;
+    readonly outcome: string;
+    readonly message: string;
+  }[];
+  readonly planSteps: readonly string[];
+  readonly planStatus: string;
+  readonly usage: string;
+  readonly userBubble: string;
+  /** Elements inside the user's bubble (none: the message is shown as text). */
+  readonly userBubbleElements: number;
+  readonly sendDisabled: boolean;
+  readonly cancelDisabled: boolean;
+}
+
+/** Reads a {@link View} in the page (a string: the test's TypeScript has no DOM types). */
+const readView = `(() => {
+  const text = (node) => (node === null ? '' : node.textContent);
+  const assistants = document.querySelectorAll('.message.assistant');
+  const last = assistants[assistants.length - 1] ?? null;
+  const users = document.querySelectorAll('.message.user');
+  const user = users[users.length - 1] ?? null;
+  const segments = last === null ? [] : [...last.querySelectorAll('.text')];
+  return {
+    state: last === null ? null : last.dataset.state,
+    textLength: segments.reduce((sum, segment) => sum + segment.textContent.length, 0),
+    cards: last === null ? [] : [...last.querySelectorAll('.tool-card')].map((card) => ({
+      tool: text(card.querySelector('.tool-name')),
+      outcome: card.dataset.outcome,
+      message: text(card.querySelector('.tool-message')),
+    })),
+    planSteps: [...document.querySelectorAll('#plan-steps li')].map((item) => item.textContent),
+    planStatus: text(document.getElementById('plan-status')),
+    usage: text(document.getElementById('usage')),
+    userBubble: text(user),
+    userBubbleElements: user === null ? 0 : user.querySelectorAll('*').length,
+    sendDisabled: document.getElementById('send').disabled,
+    cancelDisabled: document.getElementById('cancel').disabled,
+  };
+})()`;
+
+async function view(page: Page): Promise<View> {
+  return (await page.evaluate(readView)) as View;
+}
+
+/** Samples the page every 100 ms while `keepGoing` says so (at most `limit` samples). */
+async function sampleWhile(
+  page: Page,
+  keepGoing: (latest: View, samples: readonly View[]) => boolean,
+  limit = 600,
+): Promise<View[]> {
+  const samples: View[] = [];
+  for (let taken = 0; taken < limit; taken += 1) {
+    const latest = await view(page);
+    samples.push(latest);
+    if (!keepGoing(latest, samples)) return samples;
+    await sleep(100);
+  }
+  throw new Error(`The page was still ${samples.at(-1)?.state ?? 'empty'} after ${limit} samples.`);
+}
+
+/** How many times the text got longer from one sample to the next. */
+function growths(samples: readonly View[]): number {
+  return samples.filter(
+    (sample, index) => index > 0 && sample.textLength > samples[index - 1]!.textLength,
+  ).length;
+}
+
+/** Polls `probe` until it returns a value. */
+async function eventually<T>(what: string, probe: () => T | undefined): Promise<T> {
+  for (let tries = 0; tries < 400; tries += 1) {
+    const value = probe();
+    if (value !== undefined) return value;
+    await sleep(50);
+  }
+  throw new Error(`Gave up waiting for ${what}.`);
+}
+
+async function send(page: Page, message: string): Promise<void> {
+  await page.type('#message', message);
+  await page.click('#send');
+}
+
+describe('examples/nest-service chat page, in headless Chromium', () => {
+  let browser: Browser | undefined;
+  let server: ChatServer | undefined;
+  let chats: ChatLog;
+  let dir: string | undefined;
+
+  beforeAll(async () => {
+    if (!existsSync(chromiumPath)) {
+      throw new Error(
+        `No Chromium at ${chromiumPath}: this test drives the chat page in a real browser. ` +
+          "Fix: install Debian's chromium package (apt-get install chromium; .ci/run does it in CI), " +
+          'or set CHROMIUM_PATH to a Chromium or Chrome executable.',
+      );
+    }
+    dir = await mkdtemp(join(tmpdir(), 'affordance-chat-page-'));
+    server = await serveChat(() => undefined, { offline: true, port: 0 });
+    chats = server.app.get(ChatLog);
+    browser = await puppeteer.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.app.close();
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A new page on the chat, failing the test on any script error in it. */
+  async function openChat(errors: string[]): Promise<Page> {
+    if (browser === undefined || server === undefined)
+      throw new Error('The browser or the server did not start.');
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(server.url, { waitUntil: 'load' });
+    return page;
+  }
+
+  it('should stream the answer into a bubble, show tool cards and a live plan, then the usage', async () => {
+    const errors: string[] = [];
+    const page = await openChat(errors);
+    const message = 'How do I reset my password? <b>thanks</b>';
+
+    await send(page, message);
+    const samples = await sampleWhile(page, (latest) => latest.state === 'streaming');
+
+    const streaming = samples.filter((sample) => sample.state === 'streaming');
+    const final = samples.at(-1)!;
+    // The answer grew while it streamed, and was visibly incomplete in between.
+    expect(growths(streaming)).toBeGreaterThanOrEqual(2);
+    expect(streaming.at(-1)!.textLength).toBeLessThanOrEqual(final.textLength);
+    // Tool cards and the plan appeared before the answer was complete, and the plan changed as it was worked.
+    expect(streaming.some((sample) => sample.cards.length > 0)).toBe(true);
+    expect(streaming.some((sample) => sample.planSteps.length > 0)).toBe(true);
+    const plans = new Set(
+      streaming
+        .filter((sample) => sample.planSteps.length > 0)
+        .map((sample) => sample.planSteps.join('|')),
+    );
+    expect(plans.size).toBeGreaterThanOrEqual(2);
+
+    expect(final.state).toBe('done');
+    expect(final.usage).toMatch(/^[1-9]\d* input \+ [1-9]\d* output tokens, \d+ turns$/);
+    expect(final.planStatus).toBe('Status: completed');
+    expect(final.planSteps.every((step) => step.endsWith('(done)'))).toBe(true);
+    expect(final.cards.length).toBeGreaterThan(0);
+    expect(final.cards.every((card) => card.outcome === 'success')).toBe(true);
+    const search = final.cards.find((card) => card.tool === 'search_knowledge_base');
+    expect(search?.message).toContain('Reset your password');
+    // The message is shown as typed: markup in it is text, not HTML.
+    expect(final.userBubble).toBe(message);
+    expect(final.userBubbleElements).toBe(0);
+    expect([final.sendDisabled, final.cancelDisabled]).toEqual([false, true]);
+    expect(errors).toEqual([]);
+
+    const record = chats.all().at(-1);
+    expect([record?.message, record?.ending, record?.executed]).toEqual([
+      message,
+      'answered',
+      true,
+    ]);
+
+    const screenshot = join(dir!, 'chat-page.png');
+    await page.screenshot({ path: screenshot, fullPage: true });
+    expect(existsSync(screenshot)).toBe(true);
+    const png = await readFile(screenshot);
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    await page.close();
+  }, 60_000);
+
+  it('should stop the answer and cancel the evaluation on the server when Cancel is clicked', async () => {
+    const errors: string[] = [];
+    const page = await openChat(errors);
+    const before = chats.all().length;
+    const message = 'The CSV export crashes with error 500 since this morning.';
+
+    await send(page, message);
+    // Wait for a recorded tool call, then for the text to grow twice more: the agent is mid-answer.
+    let afterCard: View[] = [];
+    await sampleWhile(page, (latest) => {
+      if (latest.cards.some((card) => card.outcome !== 'running')) afterCard.push(latest);
+      return latest.state === 'streaming' && growths(afterCard) < 2;
+    });
+    const beforeCancel = await view(page);
+    expect(beforeCancel.state).toBe('streaming');
+
+    await page.click('#cancel');
+
+    const record = await eventually<ChatRecord>('the server to record the cancelled chat', () =>
+      chats
+        .all()
+        .slice(before)
+        .find((entry) => entry.message === message),
+    );
+    expect(record.ending).toBe('cancelled');
+    expect(record.executed).toBe(false);
+    const cancelled = await view(page);
+    expect(cancelled.state).toBe('cancelled');
+    expect([cancelled.sendDisabled, cancelled.cancelDisabled]).toEqual([false, true]);
+    expect(cancelled.textLength).toBeGreaterThanOrEqual(beforeCancel.textLength);
+    // The bubble stays as it was: sampled several times after the server stopped.
+    afterCard = [];
+    for (let sample = 0; sample < 5; sample += 1) {
+      await sleep(100);
+      afterCard.push(await view(page));
+    }
+    expect(afterCard.map((sample) => sample.textLength)).toEqual(
+      Array<number>(5).fill(cancelled.textLength),
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('should refuse a missing, empty or too long message before running the agent', async () => {
+    const before = chats.all().length;
+    const queries = ['', '?message=', `?message=${'a'.repeat(2001)}`, '?message=hi&extra=1'];
+
+    const statuses = await Promise.all(
+      queries.map(async (query) => (await fetch(`${server!.url}chat/stream${query}`)).status),
+    );
+
+    expect(statuses).toEqual([400, 400, 400, 400]);
+    expect(chats.all()).toHaveLength(before);
+  });
+});
