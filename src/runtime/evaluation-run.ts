@@ -178,8 +178,12 @@ export class EvaluationRun<O> {
       if (answer !== undefined) {
         throw new Error(`the adapter's stream yielded a '${part.type}' part after its 'turn' part`);
       }
-      if (part.type === 'turn') answer = part.turn;
-      else await sink.send(streamPartOf(part, turn));
+      if (part.type === 'turn') {
+        answer = part.turn;
+        continue;
+      }
+      const full = sink.send(streamPartOf(part, turn));
+      if (full !== undefined) await full;
     }
     if (answer === undefined) throw new Error("the adapter's stream ended without a 'turn' part");
     return answer;

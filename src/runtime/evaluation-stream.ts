@@ -4,8 +4,8 @@ import type { PromptResponse } from './prompt-response.js';
 
 /** Where a streamed evaluation sends its parts. @internal */
 export interface PartSink<O = unknown> {
-  /** Sends `part`, waiting while the consumer's buffer is full. */
-  send(part: EvaluationStreamPart<O>): Promise<void>;
+  /** Sends `part`; returns a promise to await only while the consumer's buffer is full. */
+  send(part: EvaluationStreamPart<O>): Promise<void> | undefined;
   /** Sends `part` without waiting (from synchronous callbacks). */
   sendNow(part: EvaluationStreamPart<O>): void;
 }
@@ -57,10 +57,16 @@ export class EvaluationStream<O = unknown> implements AsyncIterable<EvaluationSt
     }
     this.#iterated = true;
     return {
-      next: async () => {
+      next: () => {
         this.#start();
-        const taken = await this.#channel.take();
-        return taken === undefined ? { done: true, value: undefined } : { value: taken.item };
+        // A buffered part is handed over without another asynchronous step.
+        const polled = this.#channel.poll();
+        if (polled !== undefined) return Promise.resolve({ value: polled.item });
+        return this.#channel
+          .take()
+          .then((taken) =>
+            taken === undefined ? { done: true, value: undefined } : { value: taken.item },
+          );
       },
       return: async () => {
         await this.cancel();

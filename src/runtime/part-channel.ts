@@ -21,8 +21,20 @@ export class PartChannel<T> {
     this.#capacity = capacity;
   }
 
-  /** Adds `item`; resolves once it fits in the buffer (at once after `discard()`). */
-  async push(item: T): Promise<void> {
+  /**
+   * Adds `item` at once when it fits (returns `undefined`: most calls, so no
+   * promise is made), else returns a promise that adds it once it fits (at
+   * once after `discard()`).
+   */
+  push(item: T): Promise<void> | undefined {
+    if (this.#items.length < this.#capacity || this.#discarding) {
+      this.pushNow(item);
+      return undefined;
+    }
+    return this.#pushWhenRoom(item);
+  }
+
+  async #pushWhenRoom(item: T): Promise<void> {
     while (this.#items.length >= this.#capacity) {
       if (this.#discarding) return;
       await new Promise<void>((resolve) => this.#writers.push(resolve));
@@ -51,14 +63,19 @@ export class PartChannel<T> {
     this.#wakeReader();
   }
 
+  /** The next buffered item, if any, without waiting. */
+  poll(): { readonly item: T } | undefined {
+    if (this.#items.length === 0) return undefined;
+    const item = this.#items.shift() as T;
+    this.#writers.shift()?.();
+    return { item };
+  }
+
   /** The next item, or `undefined` once the channel is closed (or discarded) and empty. */
   async take(): Promise<{ readonly item: T } | undefined> {
     for (;;) {
-      if (this.#items.length > 0) {
-        const item = this.#items.shift() as T;
-        this.#writers.shift()?.();
-        return { item };
-      }
+      const polled = this.poll();
+      if (polled !== undefined) return polled;
       if (this.#closed || this.#discarding) return undefined;
       await new Promise<void>((resolve) => {
         this.#reader = resolve;
