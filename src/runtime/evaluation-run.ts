@@ -149,21 +149,30 @@ export class EvaluationRun<O> {
     }
     if (answer.usage !== undefined) {
       this.#usage = this.#usage === undefined ? answer.usage : this.#usage.plus(answer.usage);
-      await sink?.send({ type: 'usage', turn, usage: answer.usage, total: this.#usage });
+      this.#emit({ type: 'usage', turn, usage: answer.usage, total: this.#usage });
     }
     for (const native of answer.nativeCalls ?? []) {
       const outcome = recordNativeCall(scope, native, this.#usage);
       this.#toolCalls.push(outcome);
-      await sink?.send({ type: 'native-call', turn, event: outcome.event });
+      this.#emit({ type: 'native-call', turn, event: outcome.event });
     }
     this.checkBudget();
-    await sink?.send({
+    this.#emit({
       type: 'turn-end',
       turn,
       finishReason: answer.finishReason,
       toolCalls: answer.toolCalls?.length ?? 0,
     });
     return answer;
+  }
+
+  /**
+   * Sends a part to the stream's reader, if the evaluation is streamed. These
+   * parts come a few per turn, so they never wait for room (the deltas, which
+   * can be many, do); `evaluate` pays nothing here.
+   */
+  #emit(part: EvaluationStreamPart): void {
+    this.#sink?.sendNow(part);
   }
 
   /**

@@ -11,6 +11,9 @@ import type { PromptResponse } from './prompt-response.js';
  * `usage` when the provider reports it; one `native-call` per call the
  * provider ran itself; `turn-end`; then one `tool-call-end` per tool call as
  * each is recorded. The stream ends with exactly one `answer` or one `error`.
+ * A call whose arguments the provider does not stream (OpenAI's client-run
+ * `shell` and `apply_patch` calls) has a `tool-call-end` without a
+ * `tool-call-start`.
  */
 export type EvaluationStreamPart<O = unknown> =
   | { readonly type: 'turn-start'; readonly turn: number }
