@@ -1,15 +1,5 @@
-import {
-  Body,
-  Controller,
-  HttpCode,
-  Inject,
-  Injectable,
-  Module,
-  Post,
-  Req,
-  Scope,
-} from '@nestjs/common';
-import { NestFactory, REQUEST } from '@nestjs/core';
+import { Body, Controller, HttpCode, Injectable, Module, Post, Req } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 
 import {
@@ -37,25 +27,8 @@ import {
   quietNest,
   type RunningApp,
 } from '../support/nest-http.js';
+import { Caller, type HttpRequest } from '../support/nest-caller.js';
 import { ScriptPerEvaluation } from '../support/script-per-evaluation.js';
-
-interface HttpRequest {
-  readonly headers: Record<string, string | string[] | undefined>;
-}
-
-let callersBuilt = 0;
-
-/** Request-scoped: who is calling, read from the request Nest registered for the context. */
-@Injectable({ scope: Scope.REQUEST })
-class Caller {
-  readonly name: string;
-  readonly instance = (callersBuilt += 1);
-
-  constructor(@Inject(REQUEST) request: HttpRequest | undefined) {
-    const header = request?.headers['x-caller'];
-    this.name = typeof header === 'string' ? header : 'nobody';
-  }
-}
 
 /** A singleton the cancellation test uses to learn when the `hold` call is running. */
 @Injectable()
