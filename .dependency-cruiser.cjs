@@ -24,6 +24,7 @@ const layers = [
 /** Entry points built on the core, with the other entry points each may import. */
 const entryPoints = {
   openai: ['provider'],
+  anthropic: ['provider'],
   testing: ['provider'],
   planning: [],
   filesystem: [],

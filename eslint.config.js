@@ -59,6 +59,7 @@ export default tseslint.config(
       'src/session/**/*.ts',
       'src/tools/**/*.ts',
       'src/openai/**/*.ts',
+      'src/anthropic/**/*.ts',
     ],
     ignores: ['src/runtime/scope/check-scopes.ts'],
     rules: {

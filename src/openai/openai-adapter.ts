@@ -8,14 +8,19 @@ import {
   type ToolDefinition,
 } from '../index.js';
 import {
+  checkRetryOptions,
   providerCapabilities,
   ProviderAdapter,
   type ProviderCapabilities,
   type ProviderRequest,
   type ProviderStreamPart,
   type ProviderTurn,
+  type RetryContext,
+  SecretRedactor,
+  sendWithRetries,
   type ToolSpec,
   toolSpecOf,
+  withChildSignal,
 } from '../provider/index.js';
 import { ApplyPatchTool } from './tools/apply-patch-tool.js';
 import { buildChatRequest } from './request/build-chat-request.js';
@@ -23,15 +28,13 @@ import { buildResponsesRequest } from './request/build-responses-request.js';
 import { nativeToolEntry } from './request/native-tool-entry.js';
 import { OpenAIAdapterOptions, type OpenAIApi } from './openai-adapter-options.js';
 import { readChatTurn } from './turn/read-chat-turn.js';
-import { readJsonBody } from './transport/read-json-body.js';
+import { classifyOpenAIError, openAIRejectionHint } from './transport/classify-openai-error.js';
+import { readOpenAIJson } from './transport/read-openai-json.js';
 import { readResponsesTurn } from './turn/read-responses-turn.js';
-import { SecretRedactor } from './transport/secret-redactor.js';
-import { type SendContext, sendWithRetries } from './transport/send-with-retries.js';
 import { ShellTool } from './tools/shell-tool.js';
 import type { AttemptOptions } from './stream/stream-setup.js';
 import { streamChat } from './stream/stream-chat.js';
 import { streamResponses } from './stream/stream-responses.js';
-import { withChildSignal } from './transport/with-child-signal.js';
 
 /**
  * A `ProviderAdapter` over the official `openai` SDK, speaking the Responses
@@ -168,7 +171,7 @@ export class OpenAIAdapter extends ProviderAdapter {
       const { body, strictOutput } = buildChatRequest(request, this.#options, prompt);
       return await sendWithRetries(async () => {
         const completion = await withChildSignal(request.signal, async (signal) =>
-          readJsonBody(
+          readOpenAIJson(
             await this.#client.chat.completions
               .create(body, this.#attemptOptions(signal))
               .asResponse(),
@@ -186,7 +189,7 @@ export class OpenAIAdapter extends ProviderAdapter {
     const { body, strictOutput } = buildResponsesRequest(request, this.#options, prompt);
     return await sendWithRetries(async () => {
       const response = await withChildSignal(request.signal, async (signal) =>
-        readJsonBody(
+        readOpenAIJson(
           await this.#client.responses.create(body, this.#attemptOptions(signal)).asResponse(),
           { prompt, api: context.api, baseURL: this.#client.baseURL, path: '/responses' },
         ),
@@ -230,8 +233,9 @@ export class OpenAIAdapter extends ProviderAdapter {
   }
 
   /** Retries, deadline, cancellation and redaction of one request. */
-  #sendContext(request: ProviderRequest): SendContext {
+  #sendContext(request: ProviderRequest): RetryContext {
     return {
+      provider: 'OpenAI',
       prompt: request.prompt.label,
       api: this.api === 'chat' ? 'Chat Completions' : 'Responses',
       signal: request.signal,
@@ -239,6 +243,8 @@ export class OpenAIAdapter extends ProviderAdapter {
       clock: request.clock,
       retry: this.#options.retry,
       redactor: this.#redactor,
+      classify: classifyOpenAIError,
+      hint: openAIRejectionHint,
     };
   }
 
@@ -279,25 +285,7 @@ function checkOptions(options: OpenAIAdapterOptions): OpenAIAdapterOptions {
       "Use 'responses' (default) or 'chat'.",
     );
   }
-  const retry = options.retry ?? {};
-  for (const key of ['maxRetries', 'initialDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
-    const value = retry[key];
-    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
-      problem(
-        `retry.${key}`,
-        `must be a non-negative number, got ${String(value)}.`,
-        'Pass a number of at least 0, or leave it out.',
-      );
-    }
-  }
-  const jitter = retry.jitter;
-  if (jitter !== undefined && !(jitter >= 0 && jitter <= 1)) {
-    problem(
-      'retry.jitter',
-      `must be between 0 and 1, got ${String(jitter)}.`,
-      'Pass a fraction such as 0.25.',
-    );
-  }
+  checkRetryOptions(options.retry, problem);
   const timeout = options.timeoutMs;
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) {
     problem(

@@ -4,7 +4,10 @@
  * {@link ProviderRequest} into one neutral {@link ProviderTurn} and declares
  * its {@link ProviderCapabilities}; the runtime owns everything else. The
  * helpers below build the schemas a provider is sent and read what it answers
- * the way the runtime does.
+ * the way the runtime does; the transport helpers ({@link sendWithRetries},
+ * {@link streamWithRetries}, {@link SecretRedactor}, {@link withChildSignal})
+ * give an adapter deadline-aware retries, streams retried only before their
+ * first part, and errors scrubbed of API keys.
  * @packageDocumentation
  */
 export type {
@@ -32,6 +35,33 @@ export { partsOfTurn, type ProviderStreamPart } from './provider-stream-part.js'
 export { sanitizeSchemaName } from './sanitize-schema-name.js';
 export { TokenUsage, type TokenUsageInit } from './token-usage.js';
 export { toolSpecOf, type ToolSpec } from './tool-spec.js';
+export { childSignal, type ChildSignal, withChildSignal } from './transport/child-signal.js';
+export { type JsonBodyContext, readJsonBody } from './transport/read-json-body.js';
+export {
+  type HeaderReader,
+  type RequestFailure,
+  requestFailure,
+  retryAfterMs,
+} from './transport/request-failure.js';
+export {
+  checkRetryOptions,
+  type RetryEvent,
+  type RetryOptions,
+} from './transport/retry-options.js';
+export { SecretRedactor } from './transport/secret-redactor.js';
+export {
+  requestAborted,
+  RetryableResponseError,
+  type RetryContext,
+  sendWithRetries,
+} from './transport/send-with-retries.js';
+export { streamBrokeOff } from './transport/stream-failure.js';
+export {
+  type OpenedStream,
+  type StreamReader,
+  type StreamSource,
+  streamWithRetries,
+} from './transport/stream-with-retries.js';
 
 export { isPlainObject } from '../schema/plain-object.js';
 export { normalizeStrictArguments } from '../schema/normalize-strict-arguments.js';

@@ -1,9 +1,18 @@
 /**
  * affordance/testing: a deterministic scripted provider, a one-line test
- * runtime, a manual clock, and helpers to inspect what an agent's wiring
- * does: container scopes and resource snapshots.
+ * runtime, a manual clock, helpers to inspect what an agent's wiring
+ * does (container scopes and resource snapshots), and the conformance
+ * checks every provider adapter must pass.
  * @packageDocumentation
  */
+export { adapterConformanceChecks } from './adapter-conformance-checks.js';
+export type {
+  AdapterConformanceCheck,
+  AdapterHarness,
+  AdapterUnderTest,
+  FedBackToolResult,
+  HarnessOpenOptions,
+} from './adapter-harness.js';
 export {
   createTestRuntime,
   type TestRuntime,
@@ -17,7 +26,7 @@ export {
   type ScriptedTurn,
 } from './scripted-adapter.js';
 
-export { ManualClock } from '../core/manual-clock.js';
+export { ManualClock } from './manual-clock.js';
 export { ResourceContext, ResourceSnapshot } from '../resources/resource-context.js';
 export { assertScopes } from '../runtime/scope/assert-scopes.js';
 export {

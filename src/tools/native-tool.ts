@@ -1,7 +1,11 @@
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import { ToolDefinition, type ToolDefinitionInit } from './tool-definition.js';
 
-/** The provider-executed tool types affordance knows how to declare (OpenAI Responses names). */
+/**
+ * The provider-executed tool types affordance knows how to declare: OpenAI
+ * Responses names, and Anthropic's `web_fetch` and `code_execution`
+ * (`web_search` serves both).
+ */
 export type NativeToolType =
   | 'web_search'
   | 'file_search'
@@ -9,7 +13,9 @@ export type NativeToolType =
   | 'image_generation'
   | 'mcp'
   | 'shell'
-  | 'apply_patch';
+  | 'apply_patch'
+  | 'web_fetch'
+  | 'code_execution';
 
 /** Fields of a {@link NativeTool}. */
 export interface NativeToolInit<P = unknown, R = unknown> extends Omit<
@@ -34,6 +40,8 @@ const defaultDescriptions: Record<NativeToolType, string> = {
   mcp: 'Call tools of a remote MCP server; executed by the provider.',
   shell: 'Run shell commands.',
   apply_patch: 'Create, update or delete files with patches.',
+  web_fetch: 'Fetch the content of a web page or PDF; executed by the provider.',
+  code_execution: 'Run code in a provider-hosted sandbox.',
 };
 
 /**

@@ -10,7 +10,9 @@ describe('examples/openai-agent', () => {
     const { response, session, container } = await run((line) => lines.push(line), {});
     const output = lines.join('\n');
 
-    expect(output).toContain('Order desk on scripted model (set OPENAI_API_KEY for the real API)');
+    expect(output).toContain(
+      'Order desk on scripted model (set OPENAI_API_KEY or ANTHROPIC_API_KEY for a real API)',
+    );
     expect(output).toContain('tool lookup_order({"orderId":"A1001"}) → failure');
     expect(output).toContain('Tool validation failed: orderId');
     expect(output).toContain('Order A-1001 is delivered, total 42.50 EUR. A refund was issued.');

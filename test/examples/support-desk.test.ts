@@ -4,6 +4,8 @@ import { KnowledgeBase } from '../../examples/support-desk/knowledge-base.js';
 import { Resolution, run, SupportAnswer } from '../../examples/support-desk/main.js';
 import { Ticket, TicketDesk, TicketPriority } from '../../examples/support-desk/ticket-desk.js';
 import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
+import { message as anthropicMessage, text, toolUse } from '../support/anthropic-payloads.js';
+import { AnthropicTestServer, TEST_ANTHROPIC_KEY } from '../support/anthropic-test-server.js';
 import { functionCall, message, responseBody } from '../support/openai-payloads.js';
 import { OpenAITestServer } from '../support/openai-test-server.js';
 
@@ -14,7 +16,7 @@ describe('examples/support-desk', () => {
     const output = lines.join('\n');
 
     expect(output).toContain(
-      'Support desk on scripted model (set OPENAI_API_KEY for the real API)',
+      'Support desk on scripted model (set OPENAI_API_KEY or ANTHROPIC_API_KEY for a real API)',
     );
     expect(output).toContain(
       'Turn 1 (1210 input + 64 output tokens)\n  model: Several steps here; let me plan them.\n  > planning_setup_plan {"objective":"Unblock Dana\'s CSV export"',
@@ -100,6 +102,39 @@ describe('examples/support-desk', () => {
       );
       expect(response.output).toMatchObject({ resolution: 'answered', articleIds: ['kb-412'] });
       expect(server.requests).toHaveLength(2);
+      expect(server.problems()).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('should use the Anthropic Messages API when only ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL) are set', async () => {
+    const server = await AnthropicTestServer.start();
+    server.reply(
+      { json: anthropicMessage([toolUse('search_knowledge_base', { query: 'csv export' })]) },
+      {
+        json: anthropicMessage([
+          text(
+            '{"resolution":"answered","articleIds":["kb-412"],"reply":"Export by date range (kb-412)."}',
+          ),
+        ]),
+      },
+    );
+    try {
+      const lines: string[] = [];
+      const { response } = await run((line) => lines.push(line), {
+        ANTHROPIC_API_KEY: TEST_ANTHROPIC_KEY,
+        ANTHROPIC_BASE_URL: server.baseURL,
+        ANTHROPIC_MODEL: 'claude-test',
+      });
+
+      expect(lines[0]).toBe(`Support desk on Anthropic claude-test at ${server.baseURL}`);
+      expect(lines.join('\n')).toContain(
+        '  > search_knowledge_base {"query":"csv export"}\n    success: Found 1 article(s): kb-412.',
+      );
+      expect(response.output).toMatchObject({ resolution: 'answered', articleIds: ['kb-412'] });
+      expect(server.requests).toHaveLength(2);
+      expect(server.requests[0]?.body['model']).toBe('claude-test');
       expect(server.problems()).toEqual([]);
     } finally {
       await server.close();

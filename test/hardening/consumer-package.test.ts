@@ -35,6 +35,7 @@ const entryPoints = [
   'affordance/provider',
   'affordance/testing',
   'affordance/openai',
+  'affordance/anthropic',
   'affordance/planning',
   'affordance/filesystem',
   'affordance/nest',

@@ -3,7 +3,7 @@ import { PromptExecuted } from '../../src/runtime/events/prompt-executed.js';
 import { MarkdownSection } from '../../src/prompt/markdown-section.js';
 import { Prompt } from '../../src/prompt/prompt.js';
 import { Deadline } from '../../src/runtime/limits/deadline.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
+import { ManualClock } from '../../src/testing/manual-clock.js';
 import { Session } from '../../src/session/session.js';
 import { createTestRuntime } from '../../src/testing/create-test-runtime.js';
 import { catchRejection } from '../support/catch-error.js';

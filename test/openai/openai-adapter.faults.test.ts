@@ -3,7 +3,7 @@ import { PromptRendered } from '../../src/runtime/events/prompt-rendered.js';
 import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
 import { OpenAIAdapter, type OpenAIRetryEvent } from '../../src/openai/index.js';
 import { Deadline } from '../../src/runtime/limits/deadline.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
+import { ManualClock } from '../../src/testing/manual-clock.js';
 import { Session } from '../../src/session/session.js';
 import { catchRejection } from '../support/catch-error.js';
 import { type OpenAIHarness, startOpenAI } from '../support/openai-harness.js';

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 
-import { withChildSignal } from '../../src/openai/transport/with-child-signal.js';
+import { withChildSignal } from '../../src/provider/transport/child-signal.js';
 
 describe(withChildSignal, () => {
   it('should abort the child signal with the parent reason while the work runs', async () => {

@@ -5,7 +5,7 @@ import { TokenUsage } from '../../src/provider/token-usage.js';
 import { Budget } from '../../src/runtime/limits/budget.js';
 import { BudgetTracker } from '../../src/runtime/limits/budget-tracker.js';
 import { Deadline } from '../../src/runtime/limits/deadline.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
+import { ManualClock } from '../../src/testing/manual-clock.js';
 
 function usage(inputTokens: number, outputTokens: number): TokenUsage {
   return new TokenUsage({ inputTokens, outputTokens });

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
 import { Budget } from '../../src/runtime/limits/budget.js';
 import { Deadline } from '../../src/runtime/limits/deadline.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
+import { ManualClock } from '../../src/testing/manual-clock.js';
 
 describe(Budget, () => {
   it('should require at least one limit', () => {

@@ -2,7 +2,7 @@ import { ConfigurationError } from '../../src/core/errors/configuration-error.js
 import { DeadlineExceededError } from '../../src/core/errors/deadline-exceeded-error.js';
 import { systemClock } from '../../src/core/clock.js';
 import { Deadline } from '../../src/runtime/limits/deadline.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
+import { ManualClock } from '../../src/testing/manual-clock.js';
 
 const start = Date.UTC(2026, 0, 1);
 

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
+import { ManualClock } from '../../src/testing/manual-clock.js';
 
 describe(ManualClock, () => {
   it('should start at 2026-01-01T00:00:00Z unless told otherwise', () => {

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
 import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
+import { ManualClock } from '../../src/testing/manual-clock.js';
 import { Session } from '../../src/session/session.js';
 import { SessionSnapshot } from '../../src/session/session-snapshot.js';
 import { SlicePolicy } from '../../src/session/slice-policy.js';

@@ -10,6 +10,7 @@ import ts from 'typescript';
 
 import * as core from 'affordance';
 import * as nest from 'affordance/nest';
+import * as anthropic from 'affordance/anthropic';
 import * as openai from 'affordance/openai';
 import * as filesystem from 'affordance/filesystem';
 import * as planning from 'affordance/planning';
@@ -22,6 +23,7 @@ export const entryPoints: Readonly<Record<string, Readonly<Record<string, unknow
   'affordance/testing': testing,
   'affordance/provider': provider,
   'affordance/openai': openai,
+  'affordance/anthropic': anthropic,
   'affordance/planning': planning,
   'affordance/filesystem': filesystem,
   'affordance/nest': nest,

@@ -52,6 +52,12 @@ export function nativeToolEntry(tool: NativeTool): Record<string, unknown> {
         );
       }
       break;
+    case 'web_fetch':
+    case 'code_execution':
+      return fail(
+        `of type '${tool.type}' is an Anthropic server tool. On OpenAI use 'web_search' or ` +
+          "'code_interpreter', or run the prompt with AnthropicAdapter from 'affordance/anthropic'.",
+      );
     case 'code_interpreter':
       return { type: tool.type, container: { type: 'auto' }, ...config };
     case 'web_search':

@@ -1,11 +1,14 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 
 import { PromptEvaluationError } from '../../index.js';
-import type { ProviderStreamPart, ProviderTurn } from '../../provider/index.js';
+import {
+  type ProviderStreamPart,
+  type ProviderTurn,
+  RetryableResponseError,
+  type StreamReader,
+} from '../../provider/index.js';
 import { isItem, type Item } from '../turn/read-output-items.js';
 import { readResponsesTurn, type ResponsesTurnContext } from '../turn/read-responses-turn.js';
-import { RetryableResponseError } from '../transport/send-with-retries.js';
-import type { StreamReader } from './stream-with-retries.js';
 
 /** A function call being streamed: its call id and the arguments delivered so far. */
 interface CallDraft {

@@ -5,12 +5,17 @@ import type {
 } from 'openai/resources/chat/completions';
 
 import { PromptEvaluationError } from '../../index.js';
-import type { ProviderStreamPart, ProviderTurn } from '../../provider/index.js';
+import {
+  type ProviderStreamPart,
+  type ProviderTurn,
+  RetryableResponseError,
+  type StreamReader,
+  streamWithRetries,
+} from '../../provider/index.js';
 import { type ChatTurnContext, readChatTurn } from '../turn/read-chat-turn.js';
-import { RetryableResponseError } from '../transport/send-with-retries.js';
+import { readOpenAIJson } from '../transport/read-openai-json.js';
 import { ChatStreamAccumulator } from './chat-stream-accumulator.js';
 import type { StreamSetup } from './stream-setup.js';
-import { type StreamReader, streamWithRetries } from './stream-with-retries.js';
 
 /**
  * Streams one Chat Completions request: `stream: true` with
@@ -38,9 +43,16 @@ export function streamChat(
           )
           .withResponse(),
       reader: () => new ChatStreamReader(setup.turn),
-      readWhole: (json) => readChatTurn(json, setup.turn),
-      baseURL: client.baseURL,
-      path: '/chat/completions',
+      readWhole: async (response) =>
+        readChatTurn(
+          await readOpenAIJson(response, {
+            prompt: setup.send.prompt,
+            api: setup.send.api,
+            baseURL: client.baseURL,
+            path: '/chat/completions',
+          }),
+          setup.turn,
+        ),
     },
     setup.send,
   );

@@ -4,11 +4,11 @@ import type {
   ResponseCreateParamsStreaming,
 } from 'openai/resources/responses/responses';
 
-import type { ProviderStreamPart } from '../../provider/index.js';
+import { type ProviderStreamPart, streamWithRetries } from '../../provider/index.js';
 import { readResponsesTurn, type ResponsesTurnContext } from '../turn/read-responses-turn.js';
+import { readOpenAIJson } from '../transport/read-openai-json.js';
 import { ResponsesStreamReader } from './responses-stream-reader.js';
 import type { StreamSetup } from './stream-setup.js';
-import { streamWithRetries } from './stream-with-retries.js';
 
 /**
  * Streams one Responses API request: `POST /responses` with `stream: true`,
@@ -34,9 +34,16 @@ export function streamResponses(
           )
           .withResponse(),
       reader: () => new ResponsesStreamReader(setup.turn),
-      readWhole: (json) => readResponsesTurn(json, setup.turn),
-      baseURL: client.baseURL,
-      path: '/responses',
+      readWhole: async (response) =>
+        readResponsesTurn(
+          await readOpenAIJson(response, {
+            prompt: setup.send.prompt,
+            api: setup.send.api,
+            baseURL: client.baseURL,
+            path: '/responses',
+          }),
+          setup.turn,
+        ),
     },
     setup.send,
   );

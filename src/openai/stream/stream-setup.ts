@@ -1,4 +1,4 @@
-import type { SendContext } from '../transport/send-with-retries.js';
+import type { RetryContext } from '../../provider/index.js';
 
 /** The SDK request options of one attempt: its signal, no SDK retries, the header timeout. */
 export interface AttemptOptions {
@@ -10,7 +10,7 @@ export interface AttemptOptions {
 /** What a streamed request needs from the adapter besides its body. */
 export interface StreamSetup<TurnContext> {
   /** Retries, deadline, cancellation and key redaction, as for `request()`. */
-  readonly send: SendContext;
+  readonly send: RetryContext;
   /** The SDK options of one attempt, for its own abort signal. */
   readonly requestOptions: (signal: AbortSignal) => AttemptOptions;
   /** What reading the turn needs, as for `request()`. */

@@ -1,22 +1,9 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 
+import { type RequestFailure, requestFailure, retryAfterMs } from '../../provider/index.js';
+
 /** What went wrong with one attempt, as {@link classifyOpenAIError} reads it. */
-export interface OpenAIFailure {
-  /** Whether another attempt may succeed. */
-  readonly retryable: boolean;
-  /** Whether the request was aborted (deadline or cancellation); never retried. */
-  readonly aborted: boolean;
-  /** Short description for messages: `429 rate_limit_exceeded`, `connection error`... */
-  readonly reason: string;
-  /** The HTTP status, if a response arrived. */
-  readonly status: number | undefined;
-  /** The provider's own message, if it sent one. */
-  readonly providerMessage: string | undefined;
-  /** The wait the server asked for (`retry-after-ms` / `retry-after`), in milliseconds. */
-  readonly retryAfterMs: number | undefined;
-  /** Diagnostic fields (status, code, type, param, request id) for `providerPayload`. */
-  readonly details: Readonly<Record<string, unknown>>;
-}
+export type OpenAIFailure = RequestFailure;
 
 const retryableStatuses = new Set([408, 409, 429]);
 /** Error codes no later attempt can fix, whatever the status or `x-should-retry` say. */
@@ -31,14 +18,14 @@ const terminalCodes = new Set(['insufficient_quota']);
  */
 export function classifyOpenAIError(error: unknown, now: number): OpenAIFailure {
   if (error instanceof APIUserAbortError) {
-    return failure({ aborted: true, reason: 'aborted' });
+    return requestFailure({ aborted: true, reason: 'aborted' });
   }
   if (error instanceof APIConnectionTimeoutError) {
-    return failure({ retryable: true, reason: 'timeout' });
+    return requestFailure({ retryable: true, reason: 'timeout' });
   }
   if (error instanceof APIConnectionError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return failure({ retryable: true, reason: `connection error${cause}` });
+    return requestFailure({ retryable: true, reason: `connection error${cause}` });
   }
   if (error instanceof APIError) return apiFailure(error as ApiErrorFields, now);
   // The SDK parses the body itself: a body that is not JSON, or a connection
@@ -47,9 +34,12 @@ export function classifyOpenAIError(error: unknown, now: number): OpenAIFailure 
   const name = (error as { name?: unknown } | null)?.name;
   const text = (error as { message?: unknown } | null)?.message;
   if (name === 'SyntaxError' || name === 'TypeError') {
-    return failure({ retryable: true, reason: `unreadable response body (${String(text)})` });
+    return requestFailure({
+      retryable: true,
+      reason: `unreadable response body (${String(text)})`,
+    });
   }
-  return failure({ reason: typeof text === 'string' ? text : String(error) });
+  return requestFailure({ reason: typeof text === 'string' ? text : String(error) });
 }
 
 /** The fields of the SDK's `APIError` this module reads. */
@@ -73,12 +63,12 @@ function apiFailure(error: ApiErrorFields, now: number): OpenAIFailure {
   if (shouldRetry === 'true') retryable = true;
   if (shouldRetry === 'false') retryable = false;
   if (code !== undefined && terminalCodes.has(code)) retryable = false;
-  return failure({
+  return requestFailure({
     retryable,
     reason: [status === undefined ? 'API error' : String(status), code].filter(Boolean).join(' '),
     status,
     providerMessage,
-    retryAfterMs: retryAfter(error.headers, now),
+    retryAfterMs: retryAfterMs(error.headers, now),
     details: {
       status,
       code: error.code ?? undefined,
@@ -90,26 +80,29 @@ function apiFailure(error: ApiErrorFields, now: number): OpenAIFailure {
   });
 }
 
-/** `retry-after-ms`, else `retry-after` in seconds or as an HTTP date; `undefined` when absent or unreadable. */
-function retryAfter(headers: Headers | undefined, now: number): number | undefined {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers?.get('retry-after');
-  if (value === undefined || value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function failure(fields: Partial<OpenAIFailure> & { reason: string }): OpenAIFailure {
-  return {
-    retryable: false,
-    aborted: false,
-    status: undefined,
-    providerMessage: undefined,
-    retryAfterMs: undefined,
-    details: {},
-    ...fields,
-  };
+/** Advice for a request OpenAI rejected, naming what to check; `''` when there is none. */
+export function openAIRejectionHint(failure: RequestFailure): string {
+  if (failure.details['code'] === 'insufficient_quota') {
+    return (
+      'The account or project has no quota left, and retrying does not bring it back: ' +
+      'check the plan and billing details (add credit or raise the limit), or use another key.'
+    );
+  }
+  switch (failure.status ?? 0) {
+    case 401:
+      return 'Check the API key (OPENAI_API_KEY or the client apiKey).';
+    case 403:
+      return 'The key lacks access to this model or feature; check the project and organization.';
+    case 404:
+      return 'Check the model id and the client baseURL.';
+    case 400:
+    case 422: {
+      const param = failure.details['param'];
+      return typeof param === 'string'
+        ? `Fix the request field '${param}' (model settings, tools or output schema).`
+        : 'Fix the request (model settings, tools or output schema).';
+    }
+    default:
+      return '';
+  }
 }

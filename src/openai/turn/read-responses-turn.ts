@@ -1,5 +1,10 @@
 import { PromptEvaluationError, type ToolDefinition } from '../../index.js';
-import { type ProviderRequest, type ProviderTurn, TokenUsage } from '../../provider/index.js';
+import {
+  type ProviderRequest,
+  type ProviderTurn,
+  RetryableResponseError,
+  TokenUsage,
+} from '../../provider/index.js';
 import {
   isItem,
   type Item,
@@ -7,7 +12,6 @@ import {
   type OutputScope,
   readOutputItem,
 } from './read-output-items.js';
-import { RetryableResponseError } from '../transport/send-with-retries.js';
 import { decodeStrictOutput } from '../request/structured-output-format.js';
 
 /** What {@link readResponsesTurn} needs to know about the request. */

@@ -1,15 +1,21 @@
-import { type Clock, PromptEvaluationError } from '../../index.js';
-import { type RequestDeadline } from '../../provider/index.js';
-import { classifyOpenAIError, type OpenAIFailure } from './classify-openai-error.js';
-import type { OpenAIRetryOptions } from '../openai-retry-options.js';
+import type { Clock } from '../../core/clock.js';
+import { PromptEvaluationError } from '../../core/errors/prompt-evaluation-error.js';
+import type { RequestDeadline } from '../provider-request.js';
+import type { RequestFailure } from './request-failure.js';
+import type { RetryOptions } from './retry-options.js';
 import type { SecretRedactor } from './secret-redactor.js';
 
 /**
- * Thrown by an attempt whose response arrived but says the provider failed in
- * a way another attempt may fix (a `failed` response with `server_error`).
- * When no retry is left, `final` is thrown instead.
+ * Throw it from an attempt whose response arrived but says the provider failed
+ * in a way another attempt may fix (an OpenAI `failed` response with
+ * `server_error`, an Anthropic `overloaded_error` event): {@link sendWithRetries}
+ * retries it like a retryable status, and throws `final` when no retry is left.
  */
 export class RetryableResponseError extends Error {
+  /**
+   * @param reason short description for messages and `onRetry`.
+   * @param final the error to throw when no retry is left.
+   */
   constructor(
     readonly reason: string,
     readonly final: PromptEvaluationError,
@@ -18,23 +24,38 @@ export class RetryableResponseError extends Error {
   }
 }
 
-/** What {@link sendWithRetries} needs besides the attempt itself. */
-export interface SendContext {
+/**
+ * What {@link sendWithRetries} needs besides the attempt itself: who is asked
+ * (for messages such as `OpenAI rejected the Responses request (401)`), the
+ * request's signal, deadline and clock, the retry policy, how to scrub keys,
+ * and the adapter's reading of its SDK's errors.
+ */
+export interface RetryContext {
+  /** The provider, for messages: `OpenAI`, `Anthropic`. */
+  readonly provider: string;
+  /** The API, for messages: `Responses`, `Messages`. */
+  readonly api: string;
   /** `ns/key` of the prompt, for error messages. */
   readonly prompt: string;
-  /** `Responses` or `Chat Completions`, for error messages. */
-  readonly api: string;
+  /** The request's signal (deadline and cancellation). */
   readonly signal: AbortSignal;
+  /** The evaluation's deadline: no wait is started that would pass it. */
   readonly deadline: RequestDeadline | undefined;
+  /** The runtime's clock: waits run on it. */
   readonly clock: Clock;
-  readonly retry: OpenAIRetryOptions | undefined;
+  /** How often and how long to retry. */
+  readonly retry: RetryOptions | undefined;
   /** Scrubs API keys from every error of an attempt before it is classified, reported or thrown. */
   readonly redactor: SecretRedactor;
+  /** Reads an error an attempt threw (already scrubbed): retryable or not, why, the server's wait. */
+  classify(error: unknown, now: number): RequestFailure;
+  /** Advice for a request the provider rejected (e.g. `Check the API key (ANTHROPIC_API_KEY ...)`), or `''`. */
+  hint(failure: RequestFailure): string;
 }
 
 /**
- * Runs `attempt` until it succeeds, retrying what {@link classifyOpenAIError}
- * calls retryable with jittered exponential backoff (or the server's
+ * Runs `attempt` until it succeeds, retrying what `context.classify` calls
+ * retryable with jittered exponential backoff (or the server's
  * `retry-after`), never waiting past the deadline. Every error of an attempt
  * is scrubbed of API keys first (see {@link SecretRedactor}), so what
  * `onRetry` sees and what is thrown never shows a key.
@@ -43,7 +64,7 @@ export interface SendContext {
  */
 export async function sendWithRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
-  context: SendContext,
+  context: RetryContext,
 ): Promise<T> {
   const maxRetries = context.retry?.maxRetries ?? 3;
   for (let number = 1; ; number++) {
@@ -63,7 +84,7 @@ export async function sendWithRetries<T>(
     try {
       await sleep(delay, context.clock, context.signal);
     } catch {
-      throw aborted(context, number, failed.error);
+      throw requestAborted(context, number, failed.error);
     }
   }
 }
@@ -71,18 +92,18 @@ export async function sendWithRetries<T>(
 /** An attempt that threw: its error (scrubbed of keys) and how it failed. */
 interface FailedAttempt {
   readonly error: unknown;
-  readonly failure: OpenAIFailure;
+  readonly failure: RequestFailure;
   /** The error to throw when no retry is left, for a {@link RetryableResponseError}. */
   readonly final: PromptEvaluationError | undefined;
 }
 
 /** Scrubs and classifies what attempt `number` threw; throws at once what must not be retried. */
-function readFailedAttempt(thrown: unknown, number: number, context: SendContext): FailedAttempt {
+function readFailedAttempt(thrown: unknown, number: number, context: RetryContext): FailedAttempt {
   const error = context.redactor.error(thrown);
   if (PromptEvaluationError.is(error)) throw error;
-  if (context.signal.aborted) throw aborted(context, number, error);
+  if (context.signal.aborted) throw requestAborted(context, number, error);
   if (error instanceof RetryableResponseError) {
-    const failure: OpenAIFailure = {
+    const failure: RequestFailure = {
       retryable: true,
       aborted: false,
       reason: error.reason,
@@ -93,7 +114,7 @@ function readFailedAttempt(thrown: unknown, number: number, context: SendContext
     };
     return { error, failure, final: error.final };
   }
-  return { error, failure: classifyOpenAIError(error, context.clock.now()), final: undefined };
+  return { error, failure: context.classify(error, context.clock.now()), final: undefined };
 }
 
 /**
@@ -105,9 +126,9 @@ function retryDelay(
   { error, failure, final }: FailedAttempt,
   number: number,
   maxRetries: number,
-  context: SendContext,
+  context: RetryContext,
 ): number {
-  if (failure.aborted) throw aborted(context, number, error);
+  if (failure.aborted) throw requestAborted(context, number, error);
   if (!failure.retryable) throw final ?? rejected(context, failure, error);
   const giveUp = (why: string): PromptEvaluationError =>
     final ?? exhausted(context, number, failure, why, error);
@@ -129,7 +150,7 @@ function retryDelay(
 }
 
 /** `initialDelayMs × 2^(attempt-1)`, capped, minus up to `jitter` of it. */
-function backoff(attempt: number, retry: OpenAIRetryOptions | undefined): number {
+function backoff(attempt: number, retry: RetryOptions | undefined): number {
   const initial = retry?.initialDelayMs ?? 500;
   const max = retry?.maxDelayMs ?? 8_000;
   const jitter = Math.min(1, Math.max(0, retry?.jitter ?? 0.25));
@@ -159,8 +180,8 @@ function sleep(ms: number, clock: Clock, signal: AbortSignal): Promise<void> {
  * The error for a request ended by the deadline or a cancellation (`context.signal`)
  * during attempt `attempts`; also used by the streamed path once parts were delivered.
  */
-export function aborted(
-  context: SendContext,
+export function requestAborted(
+  context: RetryContext,
   attempts: number,
   cause: unknown,
 ): PromptEvaluationError {
@@ -168,7 +189,7 @@ export function aborted(
   const byDeadline = deadline !== undefined;
   const what = byDeadline ? 'Deadline expired' : 'Evaluation was cancelled';
   return new PromptEvaluationError(
-    `${what} during the OpenAI ${context.api} request (attempt ${attempts}).` +
+    `${what} during the ${context.provider} ${context.api} request (attempt ${attempts}).` +
       (byDeadline
         ? ' Allow more time with a later Deadline, or lower the work per evaluation.'
         : ''),
@@ -185,27 +206,27 @@ export function aborted(
 }
 
 function rejected(
-  context: SendContext,
-  failure: OpenAIFailure,
+  context: RetryContext,
+  failure: RequestFailure,
   cause: unknown,
 ): PromptEvaluationError {
   const said = saidBy(failure);
   return new PromptEvaluationError(
-    `OpenAI rejected the ${context.api} request (${failure.reason})${said}. ${hintFor(failure)}`.trim(),
+    `${context.provider} rejected the ${context.api} request (${failure.reason})${said}. ${context.hint(failure)}`.trim(),
     { phase: 'request', prompt: context.prompt, cause, providerPayload: failure.details },
   );
 }
 
 function exhausted(
-  context: SendContext,
+  context: RetryContext,
   attempts: number,
-  failure: OpenAIFailure,
+  failure: RequestFailure,
   why: string,
   cause: unknown,
 ): PromptEvaluationError {
   const said = saidBy(failure);
   return new PromptEvaluationError(
-    `OpenAI ${context.api} request failed after ${attempts} attempt(s); last error ${failure.reason}${said}. ` +
+    `${context.provider} ${context.api} request failed after ${attempts} attempt(s); last error ${failure.reason}${said}. ` +
       `Gave up because ${why}.`,
     {
       phase: 'request',
@@ -217,37 +238,11 @@ function exhausted(
 }
 
 /** `: <the provider's message>` without its final period (the sentence goes on), or nothing. */
-function saidBy(failure: OpenAIFailure): string {
+function saidBy(failure: RequestFailure): string {
   if (failure.providerMessage === undefined) return '';
   let text = failure.providerMessage.trimEnd();
   while (text.endsWith('.')) text = text.slice(0, -1);
   return `: ${text}`;
-}
-
-function hintFor(failure: OpenAIFailure): string {
-  if (failure.details['code'] === 'insufficient_quota') {
-    return (
-      'The account or project has no quota left, and retrying does not bring it back: ' +
-      'check the plan and billing details (add credit or raise the limit), or use another key.'
-    );
-  }
-  switch (failure.status ?? 0) {
-    case 401:
-      return 'Check the API key (OPENAI_API_KEY or the client apiKey).';
-    case 403:
-      return 'The key lacks access to this model or feature; check the project and organization.';
-    case 404:
-      return 'Check the model id and the client baseURL.';
-    case 400:
-    case 422: {
-      const param = failure.details['param'];
-      return typeof param === 'string'
-        ? `Fix the request field '${param}' (model settings, tools or output schema).`
-        : 'Fix the request (model settings, tools or output schema).';
-    }
-    default:
-      return '';
-  }
 }
 
 /** The failure's details with the attempts and the wait the provider asked for (a lone spread keeps `__proto__` keys inert). */

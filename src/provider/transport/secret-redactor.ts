@@ -2,7 +2,7 @@
 const redacted = '[redacted key]';
 /** Secrets shorter than this are placeholders (local servers take any key); replacing them would garble text. */
 const minSecretLength = 8;
-/** OpenAI-style keys (`sk-…`, `sk-proj-…`), also partly masked ones such as `sk-abc***xyz`. */
+/** `sk-` keys (OpenAI `sk-…`, `sk-proj-…`, Anthropic `sk-ant-…`), also partly masked ones such as `sk-abc***xyz`. */
 const keyPattern = /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_*-]{8,}/g;
 /** A bearer token, as an echoed `Authorization` header shows it. */
 const bearerPattern = /\b(Bearer\s+)[A-Za-z0-9._~+/=*-]{8,}/gi;
@@ -10,9 +10,9 @@ const bearerPattern = /\b(Bearer\s+)[A-Za-z0-9._~+/=*-]{8,}/gi;
 const maxDepth = 64;
 
 /**
- * Removes API keys from what the OpenAI adapter hands back: error messages,
+ * Removes API keys from what an adapter hands back: error messages,
  * provider payloads and the `cause` chain of the errors it throws (a 401
- * message echoes the key it was sent). Replaced: every configured secret in
+ * message may echo the key it was sent). Replaced: every configured secret in
  * full (read when redacting, so a rotated key is covered), any `sk-`-shaped
  * token and any bearer token.
  */

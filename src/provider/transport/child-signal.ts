@@ -28,7 +28,7 @@ export function childSignal(parent: AbortSignal): ChildSignal {
 
 /**
  * Runs `work` with a fresh signal that aborts when `parent` does, and
- * detaches it afterwards. The OpenAI SDK adds an abort listener to the signal
+ * detaches it afterwards. The OpenAI SDK (like others) adds an abort listener to the signal
  * of every request and never removes it; handing it a per-attempt signal keeps
  * those listeners from piling up on the evaluation's signal over many turns.
  */

@@ -1,5 +1,4 @@
-import { ConfigurationError } from './errors/configuration-error.js';
-import type { Clock, TimerHandle } from './clock.js';
+import { type Clock, ConfigurationError, type TimerHandle } from '../index.js';
 
 interface PendingTimer {
   readonly at: number;

@@ -1,15 +1,21 @@
-import { PromptEvaluationError } from '../../index.js';
+import { PromptEvaluationError } from '../../core/errors/prompt-evaluation-error.js';
 
 /** Where a response came from, for the message of {@link readJsonBody}. */
 export interface JsonBodyContext {
   /** `ns/key` of the prompt, for error messages. */
   readonly prompt: string;
-  /** `Responses` or `Chat Completions`, for error messages. */
+  /** The provider, for messages: `OpenAI`, `Anthropic`. */
+  readonly provider: string;
+  /** The API, for messages: `Responses`, `Messages`. */
   readonly api: string;
   /** The client's `baseURL`. */
   readonly baseURL: string;
-  /** The path requested under `baseURL`: `/responses` or `/chat/completions`. */
+  /** The path requested under `baseURL`: `/responses`, `/v1/messages`... */
   readonly path: string;
+  /** What the base URL should have been, for messages: `an OpenAI-compatible API`. */
+  readonly expected: string;
+  /** How to fix the base URL, one or more sentences naming the client option and environment variable. */
+  readonly fix: string;
 }
 
 /** How much of a body that is not JSON is read and quoted. */
@@ -17,7 +23,7 @@ const quotedChars = 200;
 const readBytes = 4_096;
 
 /**
- * Reads the body of a successful OpenAI response as JSON. A JSON content type
+ * Reads the body of a successful provider response as JSON. A JSON content type
  * whose body does not parse rejects with the parser's `SyntaxError` (a
  * truncated body: retryable). Any other content type (the HTML page a web
  * server sends at a wrong `baseURL`) can never become an answer: it throws at
@@ -38,11 +44,9 @@ export async function readJsonBody(response: Response, context: JsonBodyContext)
   const url = response.url === '' ? `${context.baseURL}${context.path}` : response.url;
   const got = mediaType === '' ? 'no content type' : mediaType;
   throw new PromptEvaluationError(
-    `The OpenAI ${context.api} endpoint POST ${url} answered HTTP ${response.status} with ${got}, ` +
+    `The ${context.provider} ${context.api} endpoint POST ${url} answered HTTP ${response.status} with ${got}, ` +
       `not JSON${start === '' ? ' (empty body)' : ` (body starts: "${start}")`}, so the client ` +
-      `baseURL (${context.baseURL}) is likely not an OpenAI-compatible API. Set the client baseURL ` +
-      `(or OPENAI_BASE_URL) to the API root that serves ${context.path}, e.g. https://api.openai.com/v1` +
-      `${context.path === '/responses' ? "; for a server that speaks only Chat Completions, use api: 'chat'" : ''}.`,
+      `baseURL (${context.baseURL}) is likely not ${context.expected}. ${context.fix}`,
     {
       phase: 'response',
       prompt: context.prompt,

@@ -1,10 +1,10 @@
-import { partsOfTurn, type ProviderStreamPart, type ProviderTurn } from '../../provider/index.js';
-import { readJsonBody } from '../transport/read-json-body.js';
-import { type SendContext, sendWithRetries } from '../transport/send-with-retries.js';
-import { childSignal, type ChildSignal } from '../transport/with-child-signal.js';
-import { streamFailure } from './stream-failure.js';
+import type { ProviderTurn } from '../conversation.js';
+import { partsOfTurn, type ProviderStreamPart } from '../provider-stream-part.js';
+import { childSignal, type ChildSignal } from './child-signal.js';
+import { type RetryContext, sendWithRetries } from './send-with-retries.js';
+import { streamBrokeOff } from './stream-failure.js';
 
-/** Reads the events of one streamed answer into parts; one reader per attempt. */
+/** Reads the events of one streamed answer into parts; {@link streamWithRetries} makes one per attempt. */
 export interface StreamReader {
   /** The parts one event adds, in order (often none). */
   read(event: unknown): readonly ProviderStreamPart[];
@@ -14,24 +14,23 @@ export interface StreamReader {
   end(): ProviderTurn;
 }
 
-/** The SDK's event stream of one request, and its HTTP response. */
+/** The SDK's event stream of one request, and its HTTP response (what `.withResponse()` of a streamed SDK call gives). */
 export interface OpenedStream {
   readonly data: AsyncIterable<unknown>;
   readonly response: Response;
 }
 
-/** What one streamed request sends, and how its answer is read. */
+/** What one streamed request sends, and how its answer is read, for {@link streamWithRetries}. */
 export interface StreamSource {
   /** Sends the request; `signal` aborts it. */
   open(signal: AbortSignal): Promise<OpenedStream>;
   /** A new reader for one attempt's events. */
   reader(): StreamReader;
-  /** Reads a whole JSON answer, from a server that answered without streaming. */
-  readWhole(body: unknown): ProviderTurn;
-  /** The client's `baseURL`, for messages. */
-  readonly baseURL: string;
-  /** The path requested under `baseURL`: `/responses` or `/chat/completions`. */
-  readonly path: string;
+  /**
+   * Reads a whole answer from a server that ignored `stream: true` and
+   * answered with something other than `text/event-stream` (see {@link readJsonBody}).
+   */
+  readWhole(response: Response): Promise<ProviderTurn>;
 }
 
 /** Parts read together, and whether the turn (always the last part) is among them. */
@@ -54,13 +53,13 @@ interface Started {
  * a failed request, an error status, or a stream that breaks before it said
  * anything is retried. Once a part was yielded nothing is retried, since a new
  * attempt would deliver those parts again: a failure is thrown (see
- * {@link streamFailure}). Returning early (`return()`, `break`) aborts the
+ * {@link streamBrokeOff}). Returning early (`return()`, `break`) aborts the
  * HTTP request; so does `context.signal`, which ends the iteration with the
  * same error `request()` throws when cancelled.
  */
 export async function* streamWithRetries(
   source: StreamSource,
-  context: SendContext,
+  context: RetryContext,
 ): AsyncGenerator<ProviderStreamPart, void, undefined> {
   const started = await sendWithRetries((attempt) => start(source, context, attempt), context);
   const { events, attempt } = started;
@@ -71,7 +70,7 @@ export async function* streamWithRetries(
       try {
         batch = await events.pull();
       } catch (thrown) {
-        throw streamFailure(thrown, attempt, context);
+        throw streamBrokeOff(thrown, attempt, context);
       }
     }
     // Released before the turn is handed over: a consumer may stop at the turn without returning.
@@ -85,7 +84,7 @@ export async function* streamWithRetries(
 /** One attempt: sends the request and reads up to its first parts. */
 async function start(
   source: StreamSource,
-  context: SendContext,
+  context: RetryContext,
   attempt: number,
 ): Promise<Started> {
   const child = childSignal(context.signal);
@@ -94,18 +93,9 @@ async function start(
     const { data, response } = await source.open(child.controller.signal);
     if (!isEventStream(response)) {
       // A server that ignores `stream: true` answers with the whole JSON body (or a web page).
-      const body = await readJsonBody(response, {
-        prompt: context.prompt,
-        api: context.api,
-        baseURL: source.baseURL,
-        path: source.path,
-      });
+      const turn = await source.readWhole(response);
       child.detach();
-      return {
-        events: undefined,
-        first: { parts: partsOfTurn(source.readWhole(body)), done: true },
-        attempt,
-      };
+      return { events: undefined, first: { parts: partsOfTurn(turn), done: true }, attempt };
     }
     events = new EventPump(data[Symbol.asyncIterator](), source.reader(), child, context.signal);
     return { events, first: await events.pull(), attempt };

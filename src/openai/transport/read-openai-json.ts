@@ -1,0 +1,33 @@
+import { readJsonBody } from '../../provider/index.js';
+
+/** Where an OpenAI response came from, for the message of {@link readOpenAIJson}. */
+export interface OpenAIJsonContext {
+  /** `ns/key` of the prompt, for error messages. */
+  readonly prompt: string;
+  /** `Responses` or `Chat Completions`, for error messages. */
+  readonly api: string;
+  /** The client's `baseURL`. */
+  readonly baseURL: string;
+  /** The path requested under `baseURL`: `/responses` or `/chat/completions`. */
+  readonly path: string;
+}
+
+/**
+ * Reads the body of a successful OpenAI response as JSON with `readJsonBody`:
+ * a body that is not JSON (a web page at a wrong `baseURL`) fails at once,
+ * naming the URL and how to set `baseURL` (or `OPENAI_BASE_URL`).
+ */
+export function readOpenAIJson(response: Response, context: OpenAIJsonContext): Promise<unknown> {
+  return readJsonBody(response, {
+    prompt: context.prompt,
+    provider: 'OpenAI',
+    api: context.api,
+    baseURL: context.baseURL,
+    path: context.path,
+    expected: 'an OpenAI-compatible API',
+    fix:
+      `Set the client baseURL (or OPENAI_BASE_URL) to the API root that serves ${context.path}, ` +
+      'e.g. https://api.openai.com/v1' +
+      `${context.path === '/responses' ? "; for a server that speaks only Chat Completions, use api: 'chat'" : ''}.`,
+  });
+}
