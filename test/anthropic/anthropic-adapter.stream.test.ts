@@ -1,7 +1,10 @@
 import { PromptEvaluationError } from '../../src/core/errors/prompt-evaluation-error.js';
 import { AnthropicAdapter } from '../../src/anthropic/index.js';
+import { MarkdownSection } from '../../src/prompt/markdown-section.js';
+import { Prompt } from '../../src/prompt/prompt.js';
 import type { ProviderStreamPart, ProviderTurn } from '../../src/provider/index.js';
 import { Session } from '../../src/session/session.js';
+import { NativeTool } from '../../src/tools/native-tool.js';
 import { type AnthropicHarness, startAnthropic } from '../support/anthropic-harness.js';
 import {
   message,
@@ -9,6 +12,7 @@ import {
   messageEvents,
   text,
   toolUse,
+  usage,
 } from '../support/anthropic-payloads.js';
 import {
   type AnthropicRecording,
@@ -41,6 +45,27 @@ const meaning = (turn: ProviderTurn): unknown => ({
   usage: turn.usage?.toJSON(),
   finishReason: turn.finishReason,
 });
+
+/** A `web_search` server tool use and its (empty) result, as the API sends them. */
+const webSearch = (id: string, query: string): Json[] => [
+  { type: 'server_tool_use', id, name: 'web_search', input: { query } },
+  { type: 'web_search_tool_result', tool_use_id: id, content: [] },
+];
+
+/** A prompt offering the `web_search` server tool only. */
+const searchPrompt = (): Prompt =>
+  new Prompt({
+    ns: 'test/anthropic',
+    key: 'paused-search',
+    sections: [
+      new MarkdownSection({
+        key: 'search',
+        title: 'Search',
+        template: 'Search the web.',
+        tools: [new NativeTool({ type: 'web_search' })],
+      }),
+    ],
+  });
 
 describe(AnthropicAdapter, () => {
   let harness: AnthropicHarness | undefined;
@@ -213,6 +238,70 @@ describe(AnthropicAdapter, () => {
         cachedTokens: 0,
         totalTokens: 109,
       });
+    });
+  });
+
+  describe('.stream (a paused turn)', () => {
+    it('should continue a streamed pause_turn with a second stream and give one turn', async () => {
+      const started = await startAnthropic();
+      harness = started;
+      const { server, adapter } = started;
+      const first = message([text('Searching the web.'), ...webSearch('srvtoolu_01p1', 'acme')], {
+        stop_reason: 'pause_turn',
+        usage: usage(40, 12),
+      });
+      const second = message(
+        [...webSearch('srvtoolu_01p2', 'acme anvils'), text('Acme makes anvils.')],
+        { usage: usage(70, 9, 5) },
+      );
+      server.reply({ events: messageEvents(first, 5) }, { events: messageEvents(second, 5) });
+
+      // Each part with the number of requests the server had when the part arrived.
+      const parts: [ProviderStreamPart, number][] = [];
+      for await (const part of adapter.stream(providerRequest(adapter, searchPrompt()))) {
+        parts.push([part, server.requests.length]);
+      }
+      server.reply({ json: first }, { json: second });
+      const requested = await adapter.request(providerRequest(adapter, searchPrompt()));
+
+      // The first response's deltas arrive before the continuation is sent, the second's after.
+      const deltas = (requests: number): string =>
+        textOf(parts.filter(([, seen]) => seen === requests).map(([part]) => part));
+      expect(deltas(1)).toBe('Searching the web.');
+      expect(deltas(2)).toBe('Acme makes anvils.');
+      const streamed = parts.map(([part]) => part);
+      expect(streamed.filter((part) => part.type === 'turn')).toHaveLength(1);
+      const turn = turnOf(streamed);
+      // One turn of both responses: text, native calls, content in order, usage of both requests.
+      expect(turn.text).toBe('Searching the web.Acme makes anvils.');
+      expect(turn.nativeCalls?.map((call) => [call.callId, call.name, call.arguments])).toEqual([
+        ['srvtoolu_01p1', 'web_search', { query: 'acme' }],
+        ['srvtoolu_01p2', 'web_search', { query: 'acme anvils' }],
+      ]);
+      expect(turn.providerItems).toEqual([
+        ...(first['content'] as Json[]),
+        ...(second['content'] as Json[]),
+      ]);
+      expect(turn.usage?.toJSON()).toEqual({
+        inputTokens: 40 + 70 + 5,
+        outputTokens: 12 + 9,
+        cachedTokens: 5,
+        totalTokens: 40 + 70 + 5 + 12 + 9,
+      });
+      // The continuation: the same request, streamed, with the first response's content as an assistant message.
+      const [opening, continued] = server.requests.map((request) => request.body);
+      expect([opening!['stream'], continued!['stream']]).toEqual([true, true]);
+      expect(continued!['messages']).toEqual([
+        ...(opening!['messages'] as Json[]),
+        { role: 'assistant', content: first['content'] },
+      ]);
+      expect(Object.assign({}, continued, { messages: undefined })).toEqual(
+        Object.assign({}, opening, { messages: undefined }),
+      );
+      // stream() and request() agree on the same two answers, continuation included.
+      expect(meaning(turn)).toEqual(meaning(requested));
+      expect(turn.providerItems).toEqual(requested.providerItems);
+      expect(server.requests[3]!.body['messages']).toEqual(continued!['messages']);
     });
   });
 });

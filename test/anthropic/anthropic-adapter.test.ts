@@ -291,6 +291,38 @@ describe(AnthropicAdapter, () => {
       expect(body['output_config']).toBeUndefined();
       expect(session.slice(ToolInvoked).all()).toEqual([]);
     });
+
+    it.each([
+      [
+        'without thinking: every tool offered, the output tool forced',
+        {},
+        { type: 'tool', name: 'final_answer' },
+        ['lookup_order', 'annotate', 'final_answer'],
+      ],
+      [
+        'with thinking (no forcing): the output tool alone offered',
+        { thinking: { budgetTokens: 1_024 }, maxTokens: 2_048 },
+        { type: 'auto' },
+        ['final_answer'],
+      ],
+    ])(
+      "should answer through the output tool when the tool choice is 'none', %s",
+      async (_case, options, toolChoice, tools) => {
+        const { server, runtime } = await start({ structuredOutput: 'tool', ...options });
+        server.reply({ json: message([toolUse('final_answer', { orderId: 'A-1', note: 'ok' })]) });
+
+        const response = await runtime.evaluate(orderDesk(log, OrderSummary), {
+          session,
+          input: 'A-1?',
+          toolChoice: 'none',
+        });
+
+        expect(Object.assign({}, response.output)).toEqual({ orderId: 'A-1', note: 'ok' });
+        const body = server.requests[0]!.body;
+        expect(body['tool_choice']).toEqual(toolChoice);
+        expect((body['tools'] as Json[]).map((tool) => tool['name'])).toEqual(tools);
+      },
+    );
   });
 
   describe('.request (answers that cannot be used)', () => {

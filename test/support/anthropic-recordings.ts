@@ -108,17 +108,21 @@ interface Yaml {
   readonly CORE_SCHEMA: unknown;
 }
 
-/** The pydantic-ai cassettes, read with the js-yaml copy already in node_modules (see the fixtures README). */
-export function cassetteRecordings(): AnthropicRecording[] {
+/**
+ * The pydantic-ai cassettes of `folder` (by default the Anthropic ones; the
+ * tool-choice matrix is `pydantic-ai/tool-choice-matrix`), read with the
+ * js-yaml copy already in node_modules (see the fixtures README).
+ */
+export function cassetteRecordings(folder = 'pydantic-ai'): AnthropicRecording[] {
   const yaml = createRequire(import.meta.url)('js-yaml') as Yaml;
-  return files('pydantic-ai')
+  return files(folder)
     .filter((file) => file.endsWith('.yaml'))
     .map((file) => {
-      const cassette = yaml.load(read('pydantic-ai', file), { schema: yaml.CORE_SCHEMA }) as {
+      const cassette = yaml.load(read(folder, file), { schema: yaml.CORE_SCHEMA }) as {
         interactions: { request: Json; response: Json }[];
       };
       return {
-        name: `pydantic-ai/${file}`,
+        name: `${folder}/${file}`,
         exchanges: cassette.interactions.map(({ request, response }) => ({
           request: request['parsed_body'] as Json,
           status: (response['status'] as Json)['code'] as number,
@@ -162,9 +166,13 @@ const serverKinds: Readonly<Record<string, NativeToolType>> = {
  * tool name (params: a class allowing exactly the recorded input keys), and a
  * `NativeTool` per server tool kind (its version from the recorded request
  * when there is one). A tool answers with the content the recorded follow-up
- * sent for the call, when there is one.
+ * sent for the call, when there is one. `output` becomes the prompt's output class.
  */
-export function replayPrompt(recording: AnthropicRecording, log: ReplayLog): Prompt {
+export function replayPrompt(
+  recording: AnthropicRecording,
+  log: ReplayLog,
+  output?: DataClass,
+): Prompt {
   const outputs = recordedOutputs(recording);
   const keys = new Map<string, Set<string>>();
   const natives = new Map<NativeToolType, string | undefined>();
@@ -211,6 +219,7 @@ export function replayPrompt(recording: AnthropicRecording, log: ReplayLog): Pro
   return new Prompt({
     ns: 'test/replay',
     key: recording.name.replace(/[^a-z0-9-]+/gi, '-').slice(-60),
+    output,
     sections: [
       new MarkdownSection({
         key: 'replay',

@@ -26,12 +26,16 @@ export interface ToolsSetup {
  * tools as their server tool entries, the output tool last; and the tool
  * choice: `auto` → `{ type: 'auto' }`, `required` → `any`, `none` → `none`,
  * a named tool → `{ type: 'tool', name }`. With an output tool, `auto`
- * becomes `any` so the turn ends in a tool call (unless thinking is on).
+ * becomes `any` so the turn ends in a tool call (unless thinking is on), and
+ * `none` forces the output tool: the model may call no tool of the prompt,
+ * but it still answers through the output tool (with thinking on, which
+ * forbids forcing, the output tool is the only one offered).
  * Without tools no `tool_choice` is sent.
  */
 export function messagesTools(request: ProviderRequest, setup: ToolsSetup): MessagesTools {
-  const tools = request.tools.map(toolEntry);
-  const output = request.toolChoice === 'none' ? undefined : setup.outputTool;
+  const output = setup.outputTool;
+  const onlyOutput = request.toolChoice === 'none' && output !== undefined && setup.thinking;
+  const tools = onlyOutput ? [] : request.tools.map(toolEntry);
   if (output !== undefined) {
     tools.push({
       name: output.name,
@@ -44,7 +48,7 @@ export function messagesTools(request: ProviderRequest, setup: ToolsSetup): Mess
   if (setup.cacheControl !== undefined && last !== undefined) {
     last['cache_control'] = setup.cacheControl;
   }
-  return { tools, toolChoice: toolChoiceOf(request, setup, output !== undefined) };
+  return { tools, toolChoice: toolChoiceOf(request, setup, output?.name) };
 }
 
 function toolEntry(spec: ToolSpec): Record<string, unknown> {
@@ -61,16 +65,22 @@ function toolEntry(spec: ToolSpec): Record<string, unknown> {
 function toolChoiceOf(
   request: ProviderRequest,
   setup: ToolsSetup,
-  outputTool: boolean,
+  outputTool: string | undefined,
 ): Record<string, unknown> {
   const choice = request.toolChoice;
-  if (choice === 'none') return { type: 'none' };
+  if (choice === 'none' && outputTool === undefined) return { type: 'none' };
   let type: string;
-  if (typeof choice === 'object') type = setup.thinking ? 'auto' : 'tool';
-  else if (choice === 'required' || outputTool) type = setup.thinking ? 'auto' : 'any';
-  else type = 'auto';
+  let name: string | undefined;
+  if (choice === 'none' || typeof choice === 'object') {
+    type = setup.thinking ? 'auto' : 'tool';
+    name = typeof choice === 'object' ? choice.name : outputTool;
+  } else if (choice === 'required' || outputTool !== undefined) {
+    type = setup.thinking ? 'auto' : 'any';
+  } else {
+    type = 'auto';
+  }
   const entry: Record<string, unknown> = { type };
-  if (type === 'tool' && typeof choice === 'object') entry['name'] = choice.name;
+  if (type === 'tool' && name !== undefined) entry['name'] = name;
   if (!setup.parallelToolCalls) entry['disable_parallel_tool_use'] = true;
   return entry;
 }
