@@ -39,6 +39,10 @@ export {
   type DeadlineExceededErrorOptions,
 } from './core/errors/deadline-exceeded-error.js';
 export {
+  EvaluationStateError,
+  type EvaluationStateErrorOptions,
+} from './core/errors/evaluation-state-error.js';
+export {
   FilesystemError,
   type FilesystemErrorOptions,
   type FilesystemErrorReason,
@@ -172,7 +176,28 @@ export type {
   EvaluationStreamPartType,
 } from './runtime/evaluation-stream-part.js';
 export type { ToolChoice } from './provider/conversation.js';
-export type { PromptResponse } from './runtime/prompt-response.js';
+export type {
+  CompletedResponse,
+  InterruptedResponse,
+  PromptResponse,
+  PromptResponseFields,
+} from './runtime/prompt-response.js';
+export type { ApprovalDecision } from './runtime/approval/approval-decision.js';
+export type { ResumeRequest } from './runtime/approval/resume-request.js';
+export type { EvaluationInterruption } from './runtime/approval/evaluation-interruption.js';
+export {
+  EVALUATION_STATE_FORMAT,
+  EVALUATION_STATE_VERSION,
+  type EvaluationState,
+  type SavedMessage,
+  type SavedToolCall,
+  type SavedToolResult,
+} from './runtime/approval/evaluation-state.js';
+export {
+  EvaluationStateStore,
+  InMemoryEvaluationStateStore,
+} from './runtime/approval/evaluation-state-store.js';
+export type { PendingToolCall } from './runtime/approval/pending-tool-call.js';
 export { ProviderAdapter } from './provider/provider-adapter.js';
 export type { RuntimeOptions } from './runtime/runtime-options.js';
 export type { ToolCallOutcome } from './runtime/tool-call-outcome.js';
@@ -215,6 +240,14 @@ export {
   type ToolHandler,
 } from './tools/tool-definition.js';
 export { ToolExample, type ToolExampleInit } from './tools/tool-example.js';
+export { PolicyDecision, type PolicyVerdict } from './tools/policy-decision.js';
+export type {
+  PolicyCall,
+  PolicyRef,
+  PolicyTool,
+  ToolApproval,
+  ToolPolicy,
+} from './tools/tool-policy.js';
 export { TOOL_NAME_PATTERN } from './tools/tool-name.js';
 export {
   renderToolValue,

@@ -13,7 +13,7 @@ export interface ToolCallView {
   readonly callId: string | null;
   /** The arguments as the model sent them (JSON text). */
   readonly arguments: string;
-  readonly outcome: 'success' | 'failure' | 'unknown';
+  readonly outcome: 'success' | 'failure' | 'unknown' | 'denied';
   /** The tool message the model read back. */
   readonly message: string;
 }
@@ -135,6 +135,8 @@ export function chatEventsOf(
           usage: usageView(part.response.usage),
         },
       ];
+    case 'interrupted':
+      return [{ type: 'error', message: 'The evaluation paused for approval.' }];
     case 'error':
       return [{ type: part.type, message: part.error.message }];
   }

@@ -2,6 +2,7 @@ import { PromptRenderError } from '../core/errors/prompt-render-error.js';
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import type { DataClass } from '../core/class-type.js';
 import { ToolDefinition } from '../tools/tool-definition.js';
+import { checkPolicies, type PolicyRef } from '../tools/tool-policy.js';
 import type { Session } from '../session/session.js';
 import type { Template } from './template.js';
 
@@ -41,6 +42,8 @@ export interface SectionInit<P = unknown> {
   readonly tools?: readonly ToolDefinition[] | undefined;
   /** Whether prompt overrides may replace this section's body. Defaults to `true`. */
   readonly acceptsOverrides?: boolean | undefined;
+  /** Gates checked before each call of this section's tools and its subtree's (see `ToolPolicy`). */
+  readonly policies?: readonly PolicyRef[] | undefined;
 }
 
 /**
@@ -65,6 +68,8 @@ export abstract class PromptSection<P = unknown> {
   readonly tools: readonly ToolDefinition[];
   /** Whether overrides may replace the body. */
   readonly acceptsOverrides: boolean;
+  /** Policies of this section's tools and its subtree's. */
+  readonly policies: readonly PolicyRef[];
 
   protected constructor(init: SectionInit<P>) {
     this.paramsType = init.params;
@@ -82,6 +87,7 @@ export abstract class PromptSection<P = unknown> {
     this.enabled = init.enabled;
     this.tools = Object.freeze(checkTools(this.key, init.params, init.tools ?? []));
     this.acceptsOverrides = init.acceptsOverrides ?? true;
+    this.policies = checkPolicies(`Section '${this.key}'`, init.policies);
   }
 
   /** The markdown body for `params` (without heading); `''` for none. */

@@ -11,6 +11,8 @@ import type { ToolDefinition } from '../tools/tool-definition.js';
 import { bindParams } from './bind-params.js';
 import { buildPromptRegistry, type PromptRegistry, type SectionNode } from './prompt-registry.js';
 import type { SectionRef } from './prompt-section.js';
+import { checkPolicies, type PolicyRef } from '../tools/tool-policy.js';
+import { ToolPolicies } from './tool-policies.js';
 import { RenderedPrompt } from './rendered-prompt.js';
 import { sectionClassOf } from './section-from-class.js';
 import { renderToolExamples } from './render-tool-examples.js';
@@ -27,6 +29,8 @@ export interface PromptInit<O = unknown> {
   readonly sections: readonly SectionRef[];
   /** The structured output class, or `[OutputClass]` for a list; omit for a free-text answer. */
   readonly output?: DataClass<O> | readonly [DataClass<O>] | undefined;
+  /** Gates checked before each call of any of the prompt's tools, after the tools' and sections' own. */
+  readonly policies?: readonly PolicyRef[] | undefined;
 }
 
 /** Options of {@link Prompt.render}. */
@@ -61,6 +65,8 @@ export class Prompt<O = unknown> {
   readonly outputContainer: 'object' | 'array' | undefined;
   /** The section tree, validated at construction (for integrations that inspect a prompt). */
   readonly registry: PromptRegistry;
+  /** Policies of every tool of the prompt, checked after the tools' and sections' own. */
+  readonly policies: readonly PolicyRef[];
 
   constructor(init: PromptInit<O>) {
     this.ns = requireText(init.ns, 'Prompt namespace', 'ns');
@@ -68,6 +74,7 @@ export class Prompt<O = unknown> {
     const name = init.name?.trim();
     this.name = name === undefined || name === '' ? this.key : name;
     this.label = `${this.ns}/${this.key}`;
+    this.policies = checkPolicies(`Prompt '${this.label}'`, init.policies);
     this.sections = Object.freeze([...init.sections]);
     const output = init.output;
     this.outputType = Array.isArray(output)
@@ -105,6 +112,7 @@ export class Prompt<O = unknown> {
     const sectionOverrides = indexSectionOverrides(options.overrides);
     const texts: string[] = [];
     const tools: ToolDefinition[] = [];
+    const policies = new ToolPolicies(this.policies);
     const nodes = this.registry.nodes;
     let skipUntil = 0;
     nodes.forEach((node, index) => {
@@ -116,6 +124,7 @@ export class Prompt<O = unknown> {
       }
       texts.push(renderNode(node, params, sectionOverrides.get(node.path.join('.'))));
       tools.push(...node.section.tools);
+      policies.enter(node);
     });
     const { finalTools, descriptions } = applyToolOverrides(tools, options.overrides);
     return new RenderedPrompt({
@@ -125,6 +134,7 @@ export class Prompt<O = unknown> {
       text: texts.join('\n\n'),
       tools: Object.freeze(finalTools),
       toolParamDescriptions: descriptions,
+      policies: policies.byTool,
       outputType: this.outputType,
       outputContainer: this.outputContainer,
     });

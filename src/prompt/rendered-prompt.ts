@@ -1,5 +1,8 @@
 import type { DataClass } from '../core/class-type.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
+import type { PolicyRef } from '../tools/tool-policy.js';
+
+const NO_POLICIES: readonly PolicyRef[] = Object.freeze([]);
 
 /** Fields of a {@link RenderedPrompt}. @internal */
 export interface RenderedPromptInit {
@@ -9,6 +12,8 @@ export interface RenderedPromptInit {
   readonly text: string;
   readonly tools: readonly ToolDefinition[];
   readonly toolParamDescriptions: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Each tool's policies in checking order (tool, sections innermost first, prompt); tools without any are absent. */
+  readonly policies?: ReadonlyMap<string, readonly PolicyRef[]> | undefined;
   readonly outputType: DataClass | undefined;
   readonly outputContainer: 'object' | 'array' | undefined;
 }
@@ -36,6 +41,7 @@ export class RenderedPrompt {
   readonly outputContainer: 'object' | 'array' | undefined;
 
   readonly #toolsByName: ReadonlyMap<string, ToolDefinition>;
+  readonly #policies: ReadonlyMap<string, readonly PolicyRef[]>;
 
   /** @internal */
   constructor(init: RenderedPromptInit) {
@@ -48,6 +54,7 @@ export class RenderedPrompt {
     this.outputType = init.outputType;
     this.outputContainer = init.outputContainer;
     this.#toolsByName = new Map(init.tools.map((tool) => [tool.name, tool]));
+    this.#policies = init.policies ?? new Map();
     Object.freeze(this);
   }
 
@@ -57,6 +64,14 @@ export class RenderedPrompt {
   }
 
   /** The rendered text. */
+  /**
+   * The policies a call of `toolName` is checked against, in order: the
+   * tool's, its sections' (innermost first), the prompt's.
+   */
+  policiesOf(toolName: string): readonly PolicyRef[] {
+    return this.#policies.get(toolName) ?? NO_POLICIES;
+  }
+
   toString(): string {
     return this.text;
   }

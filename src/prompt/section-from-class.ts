@@ -30,6 +30,8 @@ export function sectionFromClass(cls: Class): MarkdownSection {
         examples: method.options.examples,
         acceptsOverrides: method.options.acceptsOverrides,
         readOnly: method.options.readOnly,
+        policies: method.options.policies,
+        approval: method.options.approval,
         handler: methodHandler(cls, method.methodName),
       }),
   );

@@ -6,7 +6,6 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import { ProviderAdapter } from '../provider/provider-adapter.js';
-import { PROVIDER_SEAM_VERSION } from '../provider/provider-capabilities.js';
 import { Prompt } from '../prompt/prompt.js';
 import { RenderedPrompt } from '../prompt/rendered-prompt.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
@@ -16,6 +15,10 @@ import type { EvaluateOptions } from './evaluate-options.js';
 import { EvaluationRun } from './evaluation-run.js';
 import { EvaluationStream, type PartSink } from './evaluation-stream.js';
 import { BudgetTracker } from './limits/budget-tracker.js';
+import type { ApprovalDecision } from './approval/approval-decision.js';
+import { checkResume } from './approval/check-resume.js';
+import type { EvaluationState } from './approval/evaluation-state.js';
+import type { ResumePoint } from './approval/resume-point.js';
 import { Deadline } from './limits/deadline.js';
 import type { PromptResponse } from './prompt-response.js';
 import type { RuntimeOptions } from './runtime-options.js';
@@ -26,6 +29,8 @@ import { EvaluationScope } from './scope/evaluation-scope.js';
 import { EvaluationId, ToolCallId, ToolCallSignal } from './scope/tokens.js';
 import type {} from './tool-context-members.js';
 import { ToolExecutor } from './tool-executor.js';
+import { checkSecret, checkSeam, positiveInteger } from './runtime-checks.js';
+import { alreadyResuming, openResume, savedBudget } from './approval/open-resume.js';
 
 const DEFAULT_MAX_TURNS = 24;
 
@@ -57,12 +62,16 @@ export class AffordanceRuntime {
   readonly #callFree = new WeakSet();
   /** Section classes that inject call values and can be built without a call container. */
   readonly #direct = new WeakMap<object, DirectConstruction>();
+  readonly #stateSecret: string | undefined;
+  /** Ids of the saved states being resumed now: a second resume of one waits for no one, it is refused. */
+  readonly #resuming = new Set<string>();
 
   constructor(container: Container, options: RuntimeOptions = {}) {
     this.container = container;
     this.maxTurns = positiveInteger(options.maxTurns ?? DEFAULT_MAX_TURNS, 'maxTurns');
     this.clock = options.clock ?? systemClock;
     this.#resources = options.resources ?? new ResourceRegistry();
+    this.#stateSecret = checkSecret(options.stateSecret);
     this.#executor = new ToolExecutor({
       readOnlyConcurrency: positiveInteger(
         options.readOnlyConcurrency ?? DEFAULT_READ_ONLY_CONCURRENCY,
@@ -162,6 +171,44 @@ export class AffordanceRuntime {
     });
   }
 
+  /**
+   * Continues an evaluation that paused for approval (`response.status ===
+   * 'interrupted'`): the calls before the pause stay as they were recorded,
+   * each pending call runs (approved) or fails with outcome `denied` and the
+   * person's message (rejected), the rest of its turn runs, and the loop goes
+   * on as if it had never stopped; the session records the events an
+   * uninterrupted run would have. It may pause again. Pass the session the
+   * evaluation ran with (at the version it paused at) and the same params;
+   * the prompt must offer the same tools.
+   *
+   * Deadlines: a deadline in `options` bounds this resumed run only; the time
+   * spent waiting for the person never counts. The token budget the
+   * evaluation started with (and the usage so far) carries over unless
+   * `options.budget` gives another.
+   * @throws EvaluationStateError, before anything runs or is recorded, when the state was
+   *   altered, is stale or already resumed, belongs to another prompt, provider or session,
+   *   the prompt's tools changed, or the decisions do not decide exactly the pending calls.
+   *
+   * @example
+   * const paused = await runtime.evaluate(prompt, { session, input });
+   * if (paused.status === 'interrupted') {
+   *   const saved = JSON.stringify(paused.interruption.state);
+   *   // ... later, maybe in another process, after a person decided:
+   *   const done = await runtime.resume(prompt, JSON.parse(saved), [{ callId, approved: true }], { session });
+   * }
+   */
+  async resume<O>(
+    prompt: Prompt<O>,
+    state: EvaluationState,
+    decisions: readonly ApprovalDecision[],
+    options: Omit<EvaluateOptions, 'resume'> = {},
+  ): Promise<PromptResponse<O>> {
+    return await this.evaluate(
+      prompt,
+      Object.assign({}, options, { resume: { state, decisions } }),
+    );
+  }
+
   /** The loop behind `evaluate` and `stream`. */
   async #run<O>(
     prompt: Prompt<O>,
@@ -176,11 +223,42 @@ export class AffordanceRuntime {
         providerPayload: { deadlineExpiresAt: deadline.expiresAt.toISOString() },
       });
     }
-    const maxTurns = positiveInteger(options.maxTurns ?? this.maxTurns, 'maxTurns');
     const adapter = options.adapter ?? (await this.#boundAdapter(prompt));
     checkSeam(adapter);
-    this.prepare(prompt);
-    const scope = this.#openScope(prompt, adapter, options);
+    const request = options.resume;
+    if (request === undefined) {
+      const maxTurns = positiveInteger(options.maxTurns ?? this.maxTurns, 'maxTurns');
+      this.prepare(prompt);
+      return await this.#runIn(this.#openScope(prompt, adapter, options), maxTurns, options, sink);
+    }
+    const checked = checkResume(request, {
+      prompt,
+      adapter,
+      session: options.session,
+      secret: this.#stateSecret,
+    });
+    const { state } = checked;
+    if (this.#resuming.has(state.stateId)) throw alreadyResuming(state, prompt);
+    this.#resuming.add(state.stateId);
+    try {
+      const maxTurns = positiveInteger(options.maxTurns ?? state.maxTurns, 'maxTurns');
+      this.prepare(prompt);
+      const scope = this.#openScope(prompt, adapter, options, state);
+      const resume = openResume(scope, checked);
+      return await this.#runIn(scope, maxTurns, options, sink, resume);
+    } finally {
+      this.#resuming.delete(state.stateId);
+    }
+  }
+
+  /** Runs an evaluation in its scope, then disposes the scope. */
+  async #runIn<O>(
+    scope: EvaluationScope,
+    maxTurns: number,
+    options: EvaluateOptions,
+    sink: PartSink | undefined,
+    resume?: ResumePoint | (() => ResumePoint),
+  ): Promise<PromptResponse<O>> {
     try {
       return await new EvaluationRun<O>({
         scope,
@@ -189,14 +267,24 @@ export class AffordanceRuntime {
         maxTurns,
         options,
         sink,
+        resume: typeof resume === 'function' ? resume() : resume,
+        stateSecret: this.#stateSecret,
       }).run();
     } finally {
       await scope.dispose();
     }
   }
 
-  /** Renders the prompt, checks the adapter can offer its tools, and opens the evaluation's scope. */
-  #openScope(prompt: Prompt, adapter: ProviderAdapter, options: EvaluateOptions): EvaluationScope {
+  /**
+   * Renders the prompt, checks the adapter can offer its tools, and opens the
+   * evaluation's scope (a resumed evaluation's keeps its id and token budget).
+   */
+  #openScope(
+    prompt: Prompt,
+    adapter: ProviderAdapter,
+    options: EvaluateOptions,
+    resumed?: EvaluationState,
+  ): EvaluationScope {
     const session = options.session ?? new Session({ clock: this.clock });
     const rendered = prompt.render({
       params: options.params,
@@ -210,9 +298,9 @@ export class AffordanceRuntime {
       ),
     );
     const deadline = options.deadline;
+    const budget = options.budget ?? savedBudget(resumed);
     const budgetTracker =
-      options.budgetTracker ??
-      (options.budget === undefined ? undefined : new BudgetTracker(options.budget));
+      options.budgetTracker ?? (budget === undefined ? undefined : new BudgetTracker(budget));
     const signals = [deadline?.signal, options.signal].filter(
       (s): s is AbortSignal => s !== undefined,
     );
@@ -222,7 +310,7 @@ export class AffordanceRuntime {
         : this.#resources.merge(options.resources, { strict: false });
     return new EvaluationScope({
       root: this.container,
-      evaluationId: randomUUID(),
+      evaluationId: resumed?.evaluationId ?? randomUUID(),
       prompt,
       rendered,
       session,
@@ -231,11 +319,26 @@ export class AffordanceRuntime {
       resources: registry.open(),
       adapter,
       toolSpecs,
-      evaluate: (child, childOptions = {}) => this.evaluate(child, { adapter, ...childOptions }),
+      evaluate: (child, childOptions = {}) => this.#nested(child, adapter, childOptions),
       signal: signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals),
       resolvableWithoutCall: (sectionClass) => this.isCallFree(sectionClass),
       directConstruction: (sectionClass) => this.directConstruction(sectionClass),
     });
+  }
+
+  /** A nested evaluation (`context.evaluate`): it cannot pause, so a pause fails the enclosing call. */
+  async #nested<O>(
+    child: Prompt<O>,
+    adapter: ProviderAdapter,
+    options: EvaluateOptions,
+  ): Promise<PromptResponse<O>> {
+    const response = await this.evaluate(child, Object.assign({ adapter }, options));
+    if (response.status === 'completed') return response;
+    const calls = response.interruption.pending.map((call) => `'${call.name}' (${call.reason})`);
+    throw new Error(
+      `The nested evaluation of ${child.label} paused for approval of ${calls.join(', ')}; a nested evaluation cannot pause. ` +
+        'Fix: put the approval rule on the outer tool that starts the nested evaluation, or evaluate this prompt at the top level.',
+    );
   }
 
   /** The adapter bound to `ProviderAdapter` in the container. */
@@ -252,33 +355,4 @@ export class AffordanceRuntime {
     }
     return await this.container.getAsync(ProviderAdapter);
   }
-}
-
-/** Refuses an adapter written for another version of the provider seam. */
-function checkSeam(adapter: ProviderAdapter): void {
-  const given: unknown = adapter;
-  const version = (given as Partial<ProviderAdapter> | null)?.capabilities?.seamVersion;
-  if (version !== PROVIDER_SEAM_VERSION || typeof adapter.request !== 'function') {
-    const name =
-      typeof given === 'object' && given !== null ? given.constructor.name : typeof given;
-    throw new ConfigurationError({
-      subject: `Provider adapter ${name}`,
-      problem:
-        version === undefined
-          ? 'is not a provider adapter for this version of affordance: it declares no capabilities.seamVersion.'
-          : `implements provider seam version ${String(version)}; this runtime speaks version ${PROVIDER_SEAM_VERSION}.`,
-      fix: `Extend ProviderAdapter and declare capabilities with seamVersion: ${PROVIDER_SEAM_VERSION} (PROVIDER_SEAM_VERSION), or update the adapter's package.`,
-    });
-  }
-}
-
-function positiveInteger(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new ConfigurationError({
-      subject: name,
-      problem: `must be a positive integer, got ${String(value)}.`,
-      fix: `Pass a whole number of at least 1, e.g. ${name}: ${name === 'maxTurns' ? 24 : 4}, or leave it out for the default.`,
-    });
-  }
-  return value;
 }

@@ -6,6 +6,7 @@ import type { Budget } from './limits/budget.js';
 import type { BudgetTracker } from './limits/budget-tracker.js';
 import type { ToolChoice } from '../provider/conversation.js';
 import type { Deadline } from './limits/deadline.js';
+import type { ResumeRequest } from './approval/resume-request.js';
 
 /** Options of `runtime.evaluate(prompt, options)` (and of `context.evaluate` for nested evaluations). */
 export interface EvaluateOptions {
@@ -34,6 +35,12 @@ export interface EvaluateOptions {
   readonly toolChoice?: ToolChoice | undefined;
   /** Stops the evaluation when it aborts. */
   readonly signal?: AbortSignal | undefined;
-  /** The most provider requests the evaluation may make; defaults to the runtime's `maxTurns`. */
+  /** The most provider requests the evaluation may make; defaults to the runtime's `maxTurns` (a resumed evaluation's: the one it started with). */
   readonly maxTurns?: number | undefined;
+  /**
+   * Continue an evaluation that paused for approval instead of starting one
+   * (what `runtime.resume` passes). Give the same `session` and `params`; a new
+   * `deadline` applies to the resumed run only (the pause does not count).
+   */
+  readonly resume?: ResumeRequest | undefined;
 }

@@ -7,9 +7,13 @@ import {
   PromptEvaluationError,
   type PromptEvaluationPhase,
 } from '../core/errors/prompt-evaluation-error.js';
-import type { ConversationMessage, ProviderTurn, ToolChoice } from '../provider/conversation.js';
+import type {
+  ConversationMessage,
+  ProviderToolCall,
+  ProviderTurn,
+  ToolChoice,
+} from '../provider/conversation.js';
 import type { ProviderRequest, RequestOutput } from '../provider/provider-request.js';
-import type { ProviderStreamPart } from '../provider/provider-stream-part.js';
 import type { TokenUsage } from '../provider/token-usage.js';
 import { parseStructuredOutput } from '../schema/parse-structured-output.js';
 import { assertCallOpen } from '../session/call-frame.js';
@@ -18,12 +22,16 @@ import { PromptExecuted } from './events/prompt-executed.js';
 import { PromptRendered } from './events/prompt-rendered.js';
 import type { EvaluateOptions } from './evaluate-options.js';
 import type { EvaluationStreamPart } from './evaluation-stream-part.js';
+import { streamTurn } from './stream-turn.js';
 import type { PartSink } from './evaluation-stream.js';
-import type { PromptResponse } from './prompt-response.js';
+import type { CompletedResponse, InterruptedResponse, PromptResponse } from './prompt-response.js';
+import type { ApprovalDecision } from './approval/approval-decision.js';
+import type { ResumePoint } from './approval/resume-point.js';
+import { saveEvaluationState } from './approval/save-evaluation-state.js';
 import { recordNativeCall } from './record-native-call.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
-import type { ToolExecutor } from './tool-executor.js';
+import type { PausedCalls, ToolExecutor } from './tool-executor.js';
 
 /** What one evaluation needs from the runtime that runs it. */
 export interface EvaluationRunInit {
@@ -34,6 +42,10 @@ export interface EvaluationRunInit {
   readonly options: EvaluateOptions;
   /** Where a streamed evaluation sends its parts; absent for `evaluate`. */
   readonly sink?: PartSink | undefined;
+  /** Where a resumed evaluation picks up; absent for a new one. */
+  readonly resume?: ResumePoint | undefined;
+  /** Signs the state saved when the evaluation pauses for approval. */
+  readonly stateSecret?: string | undefined;
 }
 
 /**
@@ -56,6 +68,8 @@ export class EvaluationRun<O> {
   readonly #toolCalls: ToolCallOutcome[] = [];
   readonly #output: RequestOutput | undefined;
   readonly #sink: PartSink | undefined;
+  readonly #resume: ResumePoint | undefined;
+  readonly #stateSecret: string | undefined;
   #toolChoice: ToolChoice;
   #usage: TokenUsage | undefined;
 
@@ -66,9 +80,21 @@ export class EvaluationRun<O> {
     this.#maxTurns = init.maxTurns;
     this.#options = init.options;
     this.#sink = init.sink;
-    this.#started = init.clock.now();
     this.#label = init.scope.prompt.label;
-    this.#toolChoice = init.options.toolChoice ?? 'auto';
+    this.#stateSecret = init.stateSecret;
+    const resume = init.resume;
+    this.#resume = resume;
+    if (resume === undefined) {
+      this.#started = init.clock.now();
+      this.#toolChoice = init.options.toolChoice ?? 'auto';
+    } else {
+      // The pause does not count towards the evaluation's duration.
+      this.#started = init.clock.now() - resume.elapsedMs;
+      this.#toolChoice = resume.toolChoice;
+      this.#messages.push(...resume.messages);
+      this.#toolCalls.push(...resume.toolCalls);
+      this.#usage = resume.usage;
+    }
     const rendered = init.scope.rendered;
     this.#output =
       rendered.outputType === undefined || rendered.outputContainer === undefined
@@ -76,13 +102,26 @@ export class EvaluationRun<O> {
         : { type: rendered.outputType, container: rendered.outputContainer };
   }
 
-  /** Runs the loop to its answer. */
+  /**
+   * Runs the loop to its answer, or until calls wait for approval. A resumed
+   * evaluation first runs the rest of the turn it paused in.
+   */
   async run(): Promise<PromptResponse<O>> {
-    this.start();
-    for (let turn = 0; ; turn += 1) {
+    let turn = 0;
+    const resume = this.#resume;
+    if (resume === undefined) {
+      this.start();
+    } else {
+      turn = resume.turn;
+      const paused = await this.#runCalls(resume.remaining, turn, resume.decisions);
+      if (paused !== undefined) return this.#interrupt(paused, turn);
+      turn += 1;
+    }
+    for (; ; turn += 1) {
       const answer = await this.requestTurn(turn);
       if ((answer.toolCalls ?? []).length === 0) return await this.finish(answer, turn);
-      await this.runTools(answer, turn);
+      const paused = await this.runTools(answer, turn);
+      if (paused !== undefined) return this.#interrupt(paused, turn);
     }
   }
 
@@ -138,7 +177,7 @@ export class EvaluationRun<O> {
       answer =
         sink === undefined
           ? await scope.adapter.request(request)
-          : await this.#streamTurn(request, sink);
+          : await streamTurn(scope.adapter, request, sink);
     } catch (error) {
       if (PromptEvaluationError.is(error)) throw error;
       // A request cut short by the deadline or a cancellation says so, whatever the adapter threw.
@@ -176,30 +215,10 @@ export class EvaluationRun<O> {
   }
 
   /**
-   * Streams one request: `turn-start`, then the adapter's deltas as they
-   * come; returns the turn the stream ends with.
+   * Runs the tool calls of `answer` (turn `turn`) and adds them and their
+   * results to the conversation; returns where they paused, if a call needs approval.
    */
-  async #streamTurn(request: ProviderRequest, sink: PartSink): Promise<ProviderTurn> {
-    const turn = request.turn;
-    await sink.send({ type: 'turn-start', turn });
-    let answer: ProviderTurn | undefined;
-    for await (const part of this.#scope.adapter.stream(request)) {
-      if (answer !== undefined) {
-        throw new Error(`the adapter's stream yielded a '${part.type}' part after its 'turn' part`);
-      }
-      if (part.type === 'turn') {
-        answer = part.turn;
-        continue;
-      }
-      const full = sink.send(streamPartOf(part, turn));
-      if (full !== undefined) await full;
-    }
-    if (answer === undefined) throw new Error("the adapter's stream ended without a 'turn' part");
-    return answer;
-  }
-
-  /** Runs the tool calls of `answer` (turn `turn`) and adds them and their results to the conversation. */
-  async runTools(answer: ProviderTurn, turn: number): Promise<void> {
+  async runTools(answer: ProviderTurn, turn: number): Promise<PausedCalls | undefined> {
     const calls = answer.toolCalls ?? [];
     this.#messages.push({
       role: 'assistant',
@@ -207,8 +226,18 @@ export class EvaluationRun<O> {
       toolCalls: calls,
       providerItems: answer.providerItems ?? [],
     });
+    return await this.#runCalls(calls, turn, undefined);
+  }
+
+  /** Runs `calls` of turn `turn` and adds their results to the conversation. */
+  async #runCalls(
+    calls: readonly ProviderToolCall[],
+    turn: number,
+    decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
+  ): Promise<PausedCalls | undefined> {
     const sink = this.#sink;
-    const outcomes = await this.#executor.execute(this.#scope, calls, {
+    const { outcomes, paused } = await this.#executor.execute(this.#scope, calls, {
+      decisions,
       usage: this.#usage,
       onOutcome:
         sink === undefined
@@ -234,14 +263,45 @@ export class EvaluationRun<O> {
     }
     this.checkBudget();
     if (typeof this.#toolChoice === 'object') this.#toolChoice = 'auto';
+    return paused;
+  }
+
+  /** The response of an evaluation paused in turn `turn`, with the state to resume from. */
+  #interrupt(paused: PausedCalls, turn: number): InterruptedResponse {
+    const scope = this.#scope;
+    const state = saveEvaluationState({
+      scope,
+      messages: this.#messages,
+      paused,
+      usage: this.#usage,
+      toolChoice: this.#toolChoice,
+      turn,
+      maxTurns: this.#maxTurns,
+      elapsedMs: Math.max(0, this.#clock.now() - this.#started),
+      clock: this.#clock,
+      secret: this.#stateSecret,
+    });
+    return {
+      status: 'interrupted',
+      promptName: scope.prompt.name,
+      evaluationId: scope.evaluationId,
+      text: null,
+      output: null,
+      toolCalls: this.#toolCalls,
+      turns: turn + 1,
+      usage: this.#usage,
+      interruption: { pending: paused.pending, state },
+    };
   }
 
   /** Parses the structured output of the final answer, records `PromptExecuted` and builds the response. */
-  async finish(answer: ProviderTurn, turn: number): Promise<PromptResponse<O>> {
+  async finish(answer: ProviderTurn, turn: number): Promise<CompletedResponse<O>> {
     const scope = this.#scope;
     this.stopIfOver('while finishing the answer', 'response');
     const result = await this.#parseAnswer(answer);
-    const response: PromptResponse<O> = {
+    const response: CompletedResponse<O> = {
+      status: 'completed',
+      interruption: undefined,
       promptName: scope.prompt.name,
       evaluationId: scope.evaluationId,
       text: result.text,
@@ -327,21 +387,5 @@ export class EvaluationRun<O> {
       }
       throw error;
     }
-  }
-}
-
-/** A provider's delta as a part of the evaluation stream, tagged with its turn. */
-function streamPartOf(
-  part: Exclude<ProviderStreamPart, { type: 'turn' }>,
-  turn: number,
-): EvaluationStreamPart {
-  switch (part.type) {
-    case 'text-delta':
-    case 'reasoning-delta':
-      return { type: part.type, turn, delta: part.delta };
-    case 'tool-call-start':
-      return { type: part.type, turn, callId: part.callId, name: part.name };
-    case 'tool-arguments-delta':
-      return { type: part.type, turn, callId: part.callId, delta: part.delta };
   }
 }

@@ -1,7 +1,8 @@
 import type { FinishReason } from '../provider/conversation.js';
 import type { TokenUsage } from '../provider/token-usage.js';
 import type { ToolInvoked } from './events/tool-invoked.js';
-import type { PromptResponse } from './prompt-response.js';
+import type { EvaluationInterruption } from './approval/evaluation-interruption.js';
+import type { CompletedResponse, InterruptedResponse } from './prompt-response.js';
 
 /**
  * One part of a streamed evaluation (`runtime.stream(prompt, options)`),
@@ -10,7 +11,9 @@ import type { PromptResponse } from './prompt-response.js';
  * (`text-delta`, `reasoning-delta`, `tool-call-start`, `tool-arguments-delta`);
  * `usage` when the provider reports it; one `native-call` per call the
  * provider ran itself; `turn-end`; then one `tool-call-end` per tool call as
- * each is recorded. The stream ends with exactly one `answer` or one `error`.
+ * each is recorded. The stream ends with exactly one `answer`, one
+ * `interrupted` (calls wait for approval: resume with `runtime.resume`, or
+ * stream the rest with `runtime.stream(prompt, { resume, session })`) or one `error`.
  * A call whose arguments the provider does not stream (OpenAI's client-run
  * `shell` and `apply_patch` calls) has a `tool-call-end` without a
  * `tool-call-start`.
@@ -55,7 +58,14 @@ export type EvaluationStreamPart<O = unknown> =
       /** The tool message the model reads back. */
       readonly message: string;
     }
-  | { readonly type: 'answer'; readonly response: PromptResponse<O> }
+  | { readonly type: 'answer'; readonly response: CompletedResponse<O> }
+  | {
+      readonly type: 'interrupted';
+      /** The calls waiting for approval and the state to resume from. */
+      readonly interruption: EvaluationInterruption;
+      /** The whole response, as `evaluate` would have returned it. */
+      readonly response: InterruptedResponse;
+    }
   | {
       readonly type: 'error';
       /** What `evaluate` would have thrown (a `PromptEvaluationError` naming the phase, or a `ConfigurationError`). */

@@ -23,8 +23,8 @@ const BUFFERED_PARTS = 16;
  * A streamed evaluation: iterate it with `for await` to receive its
  * {@link EvaluationStreamPart}s as they happen. It starts on the first read and
  * runs the same loop as `runtime.evaluate` (same events, same rules), never
- * more than a small buffer ahead of the reader. It ends after one `answer` or
- * one `error` part; it never throws. Leaving the loop early (`break`, `return`,
+ * more than a small buffer ahead of the reader. It ends after one `answer`,
+ * one `interrupted` or one `error` part; it never throws. Leaving the loop early (`break`, `return`,
  * or an exception in its body) cancels the evaluation as the caller's signal
  * would (the provider request and running tool calls are aborted, interrupted
  * calls are recorded with outcome `unknown`), and resolves once it has wound
@@ -105,7 +105,11 @@ export class EvaluationStream<O = unknown> implements AsyncIterable<EvaluationSt
     };
     this.#running = this.#producer(sink, this.#controller.signal).then(
       async (response) => {
-        await channel.push({ type: 'answer', response });
+        await channel.push(
+          response.status === 'completed'
+            ? { type: 'answer', response }
+            : { type: 'interrupted', interruption: response.interruption, response },
+        );
         channel.close();
       },
       async (error: unknown) => {

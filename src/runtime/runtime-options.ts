@@ -11,4 +11,11 @@ export interface RuntimeOptions {
   readonly clock?: Clock;
   /** Resources every evaluation gets (e.g. a `Filesystem`); per-evaluation ones are merged over them. */
   readonly resources?: ResourceRegistry;
+  /**
+   * Signs the state an evaluation saves when it pauses for approval (HMAC-SHA-256),
+   * so a state kept outside the server (e.g. by a client) cannot be altered;
+   * a runtime with a secret resumes only states signed with it. Without one,
+   * states carry a plain SHA-256 digest that catches accidental changes only.
+   */
+  readonly stateSecret?: string;
 }

@@ -17,6 +17,8 @@ export type NestedEvaluate = <O>(
 
 /** The members the runtime adds to every {@link ToolContext}: the evaluation the call belongs to. */
 export interface ToolContextMembers {
+  /** The id of the evaluation the call belongs to (shared by its events). */
+  readonly evaluationId: string;
   /** The prompt being evaluated. */
   readonly prompt: Prompt;
   /** The prompt as rendered for this evaluation (its text and tools). */

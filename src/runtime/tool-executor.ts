@@ -19,7 +19,10 @@ import {
   toolInvokedInit,
 } from './events/event-fields.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
-import { type Invocation, invokeToolCall, restoreSnapshot } from './tool-invocation.js';
+import type { HeldCall, Invocation } from './call-ending.js';
+import { invokeToolCall, restoreSnapshot } from './tool-invocation.js';
+import type { ApprovalDecision } from './approval/approval-decision.js';
+import type { PendingToolCall } from './approval/pending-tool-call.js';
 
 /** Options of a {@link ToolExecutor}. */
 export interface ToolExecutorOptions {
@@ -35,6 +38,26 @@ export interface ExecuteOptions {
   readonly usage?: TokenUsage | undefined;
   /** Called with each outcome as soon as its `ToolInvoked` is recorded, in call order. */
   readonly onOutcome?: ((outcome: ToolCallOutcome) => void) | undefined;
+  /** A person's decisions for calls that were pending, by call id. */
+  readonly decisions?: ReadonlyMap<string, ApprovalDecision> | undefined;
+}
+
+/** Where a turn's calls stopped to wait for a person. */
+export interface PausedCalls {
+  /** The calls waiting for approval, in call order (the first of `remaining` is one). */
+  readonly pending: readonly PendingToolCall[];
+  /** The calls not run yet, from the first pending one, in call order. */
+  readonly remaining: readonly ProviderToolCall[];
+  /** Decisions already given for calls in `remaining`. */
+  readonly decided: readonly ApprovalDecision[];
+}
+
+/** What {@link ToolExecutor.execute} returns. */
+export interface ExecutedCalls {
+  /** One outcome per call that ran (or was refused), in call order. */
+  readonly outcomes: ToolCallOutcome[];
+  /** Set when a call needs approval: the calls from it on did not run. */
+  readonly paused: PausedCalls | undefined;
 }
 
 /**
@@ -56,18 +79,26 @@ export class ToolExecutor {
     this.#options = options;
   }
 
-  /** Runs `calls` and returns one outcome per call, in call order. */
+  /**
+   * Runs `calls` and returns one outcome per call, in call order, until a call
+   * needs a person's approval: the calls before it are recorded, it and the
+   * rest wait (`paused`), and the rest are probed for approval too.
+   */
   async execute(
     scope: EvaluationScope,
     calls: readonly ProviderToolCall[],
     options: ExecuteOptions = {},
-  ): Promise<ToolCallOutcome[]> {
+  ): Promise<ExecutedCalls> {
     const outcomes: ToolCallOutcome[] = [];
     let index = 0;
     while (index < calls.length) {
+      const start = index;
       const batch = this.#nextBatch(scope, calls, index);
       index += batch.length;
-      const invocations = await this.#invokeAll(scope, batch);
+      const held = await this.#invokeAll(scope, batch, options.decisions);
+      const firstHeld = held.findIndex((invocation) => invocation.kind === 'pending');
+      // Read-only calls after a pending one in the same batch are run again on resume, unrecorded now.
+      const invocations = (firstHeld < 0 ? held : held.slice(0, firstHeld)) as Invocation[];
       // Read-only calls are recorded under the lock too: a value they fan out into a slice must not
       // be erased by another evaluation's rollback. Without a lock to wait for, they record as they are.
       let release = invocations[0]?.release;
@@ -90,8 +121,32 @@ export class ToolExecutor {
         release?.();
       }
       if (stop !== undefined) throw stop;
+      if (firstHeld >= 0) {
+        const paused = await this.#pause(scope, calls.slice(start + firstHeld), options.decisions);
+        return { outcomes, paused };
+      }
     }
-    return outcomes;
+    return { outcomes, paused: undefined };
+  }
+
+  /** The pause at `remaining[0]`: it and every later undecided call that needs approval are pending. */
+  async #pause(
+    scope: EvaluationScope,
+    remaining: readonly ProviderToolCall[],
+    decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
+  ): Promise<PausedCalls> {
+    const pending: PendingToolCall[] = [];
+    const decided: ApprovalDecision[] = [];
+    for (const call of remaining) {
+      const decision = decisions?.get(call.callId);
+      if (decision !== undefined) {
+        decided.push(decision);
+        continue;
+      }
+      const held = await invokeToolCall(scope, call, this.#options.clock, { probe: true });
+      if (held.kind === 'pending') pending.push(held.pending);
+    }
+    return { pending, remaining, decided };
   }
 
   /** The next call alone, or the run of consecutive read-only calls starting at `start`. */
@@ -102,26 +157,30 @@ export class ToolExecutor {
   ): ProviderToolCall[] {
     const first = calls[start];
     if (first === undefined) return [];
-    if (!isReadOnly(scope, first)) return [first];
+    if (!isBatchable(scope, first)) return [first];
     let end = start + 1;
-    while (end < calls.length && isReadOnly(scope, calls[end] as ProviderToolCall)) end += 1;
+    while (end < calls.length && isBatchable(scope, calls[end] as ProviderToolCall)) end += 1;
     return calls.slice(start, end);
   }
 
   async #invokeAll(
     scope: EvaluationScope,
     batch: readonly ProviderToolCall[],
-  ): Promise<Invocation[]> {
+    decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
+  ): Promise<(Invocation | HeldCall)[]> {
     const clock = this.#options.clock;
-    if (batch.length === 1)
-      return [await invokeToolCall(scope, batch[0] as ProviderToolCall, clock)];
-    const results = new Array<Invocation>(batch.length);
+    const invoke = (call: ProviderToolCall): Promise<Invocation | HeldCall> =>
+      decisions === undefined
+        ? invokeToolCall(scope, call, clock)
+        : invokeToolCall(scope, call, clock, { decision: decisions.get(call.callId) });
+    if (batch.length === 1) return [await invoke(batch[0] as ProviderToolCall)];
+    const results = new Array<Invocation | HeldCall>(batch.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < batch.length) {
         const position = next;
         next += 1;
-        results[position] = await invokeToolCall(scope, batch[position] as ProviderToolCall, clock);
+        results[position] = await invoke(batch[position] as ProviderToolCall);
       }
     };
     const workers = Math.max(1, Math.min(this.#options.readOnlyConcurrency, batch.length));
@@ -237,6 +296,16 @@ function lockForRecords(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether the call may run alongside its neighbours: a read-only tool without
+ * an approval rule (a call that may wait for a person runs alone, so no call
+ * after it has run when the turn pauses).
+ */
+function isBatchable(scope: EvaluationScope, call: ProviderToolCall): boolean {
+  const tool = scope.rendered.tool(call.name);
+  return tool?.readOnly === true && tool.approval === undefined;
 }
 
 function isReadOnly(scope: EvaluationScope, call: ProviderToolCall): boolean {

@@ -1,12 +1,9 @@
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import type { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import { ToolValidationError } from '../core/errors/tool-validation-error.js';
-import type { ToolOutcome } from './events/tool-invoked.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
-import type { ResourceSnapshot } from '../resources/resource-context.js';
 import { parseToolArguments } from '../schema/parse-tool-arguments.js';
 import type { CallFrame } from '../session/call-frame.js';
-import type { SessionSnapshot } from '../session/session-snapshot.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
 import { acquireSessionLock, type ReleaseLock } from './acquire-session-lock.js';
@@ -15,53 +12,21 @@ import type { ProviderToolCall } from '../provider/conversation.js';
 import { decodeNoArguments } from '../schema/decode-no-arguments.js';
 import { newCallFrame, runHandler } from './run-handler.js';
 import {
+  CallEnding,
+  type CallSnapshot,
+  type HeldCall,
+  type Invocation,
+  type InvokeOptions,
+} from './call-ending.js';
+import type { ApprovalDecision } from './approval/approval-decision.js';
+import { afterResult, checkGate, type GateVerdict } from './policy-gate.js';
+import type { PolicyRef, ToolPolicy } from '../tools/tool-policy.js';
+import {
   type CallFailure,
   failureFor,
   stopIfOver,
   unknownToolMessage,
 } from './tool-call-failure.js';
-
-/** What a state-changing call's failure restores. @internal */
-export interface CallSnapshot {
-  readonly session: SessionSnapshot;
-  readonly resources: ResourceSnapshot;
-  readonly scope: EvaluationScope;
-}
-
-/** What every invocation carries to its record. @internal */
-export interface InvocationFields {
-  readonly call: ProviderToolCall;
-  readonly params: unknown;
-  readonly result: ToolResult;
-  readonly outcome: ToolOutcome;
-  readonly snapshot: CallSnapshot | undefined;
-  readonly durationMs: number;
-  /** The session lock the call holds until it is recorded (state-changing calls only). */
-  readonly release: ReleaseLock | undefined;
-}
-
-/** A call that ran, or was turned down with a failed result for the model; the evaluation goes on. @internal */
-export interface CompletedInvocation extends InvocationFields {
-  readonly kind: 'completed';
-}
-
-/** A call that stops the evaluation: `error` is thrown after the call is recorded (if it is). @internal */
-export interface StoppedInvocation extends InvocationFields {
-  readonly kind: 'stopped';
-  readonly error: PromptEvaluationError;
-  /** Whether the stopped call still gets a `ToolInvoked` (an interrupted call, outcome unknown). */
-  readonly recorded: boolean;
-}
-
-/** How one tool call ended. @internal */
-export type Invocation = CompletedInvocation | StoppedInvocation;
-
-/** What an invocation may carry besides its result, depending on how far the call got. */
-interface ReachedFields {
-  readonly params?: unknown;
-  readonly snapshot?: CallSnapshot | undefined;
-  readonly release?: ReleaseLock | undefined;
-}
 
 /** The call's own scope, and the snapshot its failure restores (state-changing tools only). */
 interface OpenedCall {
@@ -87,100 +52,26 @@ export function invokeToolCall(
   scope: EvaluationScope,
   call: ProviderToolCall,
   clock: Clock,
-): Promise<Invocation> {
+  options?: InvokeOptions,
+): Promise<Invocation | HeldCall> {
   const ending = new CallEnding(call, clock);
   const tool = scope.rendered.tool(call.name);
   if (tool?.handler === undefined) {
+    if (options?.probe === true) return Promise.resolve(CLEAR);
     return Promise.resolve(
       ending.completed(ToolResult.error(unknownToolMessage(scope, call, tool))),
     );
   }
-  return new ToolCallRun(scope, tool, call, ending).run();
+  return new ToolCallRun(scope, tool, call, ending, options).run();
 }
 
-/** Builds the invocations one call can end with, timed from the call's start. */
-class CallEnding {
-  readonly #call: ProviderToolCall;
-  readonly #clock: Clock;
-  readonly #started: number;
+const CLEAR: HeldCall = Object.freeze({ kind: 'clear' });
+const NO_POLICIES: readonly ToolPolicy[] = Object.freeze([]);
 
-  constructor(call: ProviderToolCall, clock: Clock) {
-    this.#call = call;
-    this.#clock = clock;
-    this.#started = clock.now();
-  }
-
-  /** The call ends with `result`, which the model reads; the evaluation goes on. */
-  completed(result: ToolResult, reached?: ReachedFields, outcome?: ToolOutcome): Invocation {
-    return this.#invocation('completed', result, reached, outcome);
-  }
-
-  /** The call stops the evaluation before it ran, with `error`: it gets no record. */
-  stopped(error: PromptEvaluationError): Invocation {
-    return this.#invocation(
-      'stopped',
-      ToolResult.error(error.message),
-      undefined,
-      undefined,
-      error,
-    );
-  }
-
-  /** The call ends with what its handler threw. */
-  failed(failure: CallFailure, reached: ReachedFields): Invocation {
-    if (failure.stop === undefined) return this.completed(failure.result, reached, failure.outcome);
-    const recorded = failure.recordStop === true;
-    return this.#invocation(
-      'stopped',
-      failure.result,
-      reached,
-      failure.outcome,
-      failure.stop,
-      recorded,
-    );
-  }
-
-  /** One invocation, with the time the call took until now. */
-  #invocation(
-    kind: Invocation['kind'],
-    result: ToolResult,
-    reached: ReachedFields | undefined,
-    outcome: ToolOutcome | undefined,
-    error?: PromptEvaluationError,
-    recorded = false,
-  ): Invocation {
-    // Plain literals, no spread: this runs for every call.
-    const call = this.#call;
-    const params = reached?.params;
-    const snapshot = reached?.snapshot;
-    const release = reached?.release;
-    const durationMs = Math.max(0, this.#clock.now() - this.#started);
-    const ended = outcome ?? (result.success ? 'success' : 'failure');
-    if (kind === 'completed' || error === undefined) {
-      return {
-        kind: 'completed',
-        call,
-        params,
-        result,
-        outcome: ended,
-        snapshot,
-        durationMs,
-        release,
-      };
-    }
-    return {
-      kind: 'stopped',
-      error,
-      recorded,
-      call,
-      params,
-      result,
-      outcome: ended,
-      snapshot,
-      durationMs,
-      release,
-    };
-  }
+function isPolicyList(
+  passed: readonly ToolPolicy[] | Invocation | HeldCall,
+): passed is readonly ToolPolicy[] {
+  return Array.isArray(passed);
 }
 
 /**
@@ -194,17 +85,34 @@ class ToolCallRun {
   readonly #tool: ToolDefinition;
   readonly #call: ProviderToolCall;
   readonly #ending: CallEnding;
+  readonly #policies: readonly PolicyRef[];
+  readonly #decision: ApprovalDecision | undefined;
+  readonly #probe: boolean;
 
   constructor(
     scope: EvaluationScope,
     tool: ToolDefinition,
     call: ProviderToolCall,
     ending: CallEnding,
+    options: InvokeOptions | undefined,
   ) {
     this.#scope = scope;
     this.#tool = tool;
     this.#call = call;
     this.#ending = ending;
+    this.#policies = scope.rendered.policiesOf(tool.name);
+    this.#decision = options?.decision;
+    this.#probe = options?.probe === true;
+  }
+
+  /** Whether the call goes through the gate: it has policies, an approval rule or a decision. */
+  get #gated(): boolean {
+    return (
+      this.#policies.length > 0 ||
+      this.#tool.approval !== undefined ||
+      this.#decision !== undefined ||
+      this.#probe
+    );
   }
 
   /**
@@ -213,17 +121,17 @@ class ToolCallRun {
    * last deadline check to the handler's start nothing awaits, so a call that
    * passes the check starts at once.
    */
-  async run(): Promise<Invocation> {
+  async run(): Promise<Invocation | HeldCall> {
     // A call made after the deadline stops the evaluation whatever its arguments;
     // the check is repeated after parsing, which may await async validators.
     const expired = this.#stopIfOver();
-    if (expired !== undefined) return this.#ending.stopped(expired);
+    if (expired !== undefined) return this.#probe ? CLEAR : this.#ending.stopped(expired);
     let params: unknown;
     try {
       const decoded = this.#decodeArguments();
       params = decoded instanceof Promise ? await decoded : decoded;
     } catch (error) {
-      return this.#invalidArguments(error);
+      return this.#probe ? CLEAR : this.#invalidArguments(error);
     }
     let release: ReleaseLock | undefined;
     try {
@@ -240,15 +148,19 @@ class ToolCallRun {
     const frame = newCallFrame(this.#tool, this.#call.callId, this.#lockedSession());
     const opened = this.#openCall();
     if (opened.kind !== 'opened') return this.#abandon(opened, frame, params, release);
+    let policies: readonly ToolPolicy[] = NO_POLICIES;
+    if (this.#gated) {
+      const passed = await this.#passGate(opened, frame, params, release);
+      if (!isPolicyList(passed)) return passed;
+      policies = passed;
+    }
     let invocation: Invocation;
     try {
-      const result = await runHandler(
-        this.#tool,
-        params,
-        opened.callScope.context,
-        this.#scope.signal,
-        frame,
-      );
+      const context = opened.callScope.context;
+      let result = await runHandler(this.#tool, params, context, this.#scope.signal, frame);
+      if (result.success && policies.length > 0) {
+        result = (await afterResult(this.#tool, policies, params, context, result)) ?? result;
+      }
       if (!result.success) rollBack(opened.snapshot, frame, 'failed');
       invocation = this.#ending.completed(result, { params, snapshot: opened.snapshot, release });
     } catch (error) {
@@ -262,6 +174,74 @@ class ToolCallRun {
       return this.#closeFailed(error, opened, frame, invocation);
     }
     return invocation;
+  }
+
+  /**
+   * Checks the call's policies and approval rule: the policies that allowed
+   * it when it may run now, else how it ends (denied, waiting, probed, or
+   * stopped by a deadline that passed while the policies ran).
+   */
+  async #passGate(
+    opened: OpenedCall,
+    frame: CallFrame,
+    params: unknown,
+    release: ReleaseLock | undefined,
+  ): Promise<readonly ToolPolicy[] | Invocation | HeldCall> {
+    const scope = opened.callScope;
+    const verdict = await checkGate(this.#tool, this.#policies, params, scope, this.#decision);
+    if (verdict.kind !== 'run' || this.#probe) {
+      return await this.#held(verdict, opened, frame, params, release);
+    }
+    const stop = this.#stopIfOver();
+    if (stop === undefined) return verdict.policies;
+    restoreSnapshot(opened.snapshot);
+    release?.();
+    frame.end();
+    await scope.dispose().catch(() => undefined);
+    return this.#ending.stopped(stop);
+  }
+
+  /**
+   * Ends a call the gate stopped: a denied call is rolled back and recorded as
+   * `denied`; a call waiting for approval (or merely probed) is undone and
+   * left unrecorded.
+   */
+  async #held(
+    verdict: GateVerdict,
+    opened: OpenedCall,
+    frame: CallFrame,
+    params: unknown,
+    release: ReleaseLock | undefined,
+  ): Promise<Invocation | HeldCall> {
+    let ended: Invocation | HeldCall;
+    if (verdict.kind === 'deny' && !this.#probe) {
+      rollBack(opened.snapshot, frame, 'failed');
+      ended = this.#ending.completed(
+        verdict.result,
+        { params, snapshot: opened.snapshot, release },
+        'denied',
+      );
+    } else {
+      restoreSnapshot(opened.snapshot);
+      release?.();
+      const call = this.#call;
+      ended =
+        verdict.kind === 'approval'
+          ? {
+              kind: 'pending',
+              pending: {
+                callId: call.callId,
+                name: call.name,
+                params,
+                arguments: call.arguments,
+                reason: verdict.reason,
+              },
+            }
+          : CLEAR;
+    }
+    frame.end();
+    await opened.callScope.dispose().catch(() => undefined);
+    return ended;
   }
 
   #stopIfOver(): PromptEvaluationError | undefined {

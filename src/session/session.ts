@@ -165,6 +165,16 @@ export class Session implements Snapshotable<SessionSnapshot> {
     return accessor as unknown as SliceAccessor<T>;
   }
 
+  /**
+   * A number that grows with every change to the session's slices (an event
+   * recorded, a slice seeded or cleared, a restore). Two reads that return the
+   * same number saw the same state; a paused evaluation's saved state uses it
+   * to refuse resuming against a session that has moved on.
+   */
+  get version(): number {
+    return this.#store.changes;
+  }
+
   /** Slice types that currently hold values. */
   get sliceTypes(): readonly SliceType[] {
     return this.#store.types();

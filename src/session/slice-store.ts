@@ -25,8 +25,11 @@ export class SliceStore {
   private readonly lists: Map<SliceType, PersistentList<object>>;
   private readonly policies: Map<SliceType, SlicePolicy>;
   private readonly registrations: Map<EventType, readonly Registration[]>;
+  /** How many times a list was replaced or cleared: the session's version. */
+  changes: number;
 
   constructor(source?: SliceStore) {
+    this.changes = source?.changes ?? 0;
     if (source === undefined) {
       this.lists = new Map();
       this.policies = new Map();
@@ -43,6 +46,7 @@ export class SliceStore {
   }
 
   setList(type: SliceType, list: PersistentList<object>): void {
+    this.changes += 1;
     if (list.size === 0) this.lists.delete(type);
     else this.lists.set(type, list);
   }
@@ -58,6 +62,7 @@ export class SliceStore {
   }
 
   clearAll(): void {
+    this.changes += 1;
     this.lists.clear();
   }
 

@@ -1,4 +1,5 @@
 import type { AdapterConformanceCheck } from './adapter-harness.js';
+import { approvalChecks } from './conformance-approval-checks.js';
 import { limitChecks } from './conformance-limit-checks.js';
 import { loopChecks } from './conformance-loop-checks.js';
 import { streamChecks } from './conformance-stream-checks.js';
@@ -14,7 +15,9 @@ import { streamChecks } from './conformance-stream-checks.js';
  * (phase `request`, naming the deadline); cancellation through the caller's
  * signal while the provider hangs, evaluated and streamed; and streaming
  * parity (`runtime.stream` records what `runtime.evaluate` records, and its
- * deltas add up to the turn). A check rejects with an `Error` saying what was
+ * deltas add up to the turn); and a pause for approval resumed from its
+ * JSON state with a fresh adapter (the conversation rebuilt from the saved
+ * messages alone). A check rejects with an `Error` saying what was
  * expected, what came, and what to change. They need no test runner:
  *
  * @example
@@ -26,4 +29,5 @@ export const adapterConformanceChecks: readonly AdapterConformanceCheck[] = Obje
   ...loopChecks,
   ...limitChecks,
   ...streamChecks,
+  ...approvalChecks,
 ]);

@@ -30,6 +30,8 @@ export interface ConformancePrompts {
   readonly tools: Prompt;
   /** The same tools, with `ConformanceForecast` as the structured output. */
   readonly forecast: Prompt<ConformanceForecast>;
+  /** The same tools, except that every `echo` call needs a person's approval. */
+  readonly approval: Prompt;
   /** The call id of every handler run, in the order the handlers started. */
   readonly dispatched: string[];
 }
@@ -79,6 +81,34 @@ export function conformancePrompts(): ConformancePrompts {
       sections: [section],
       output: ConformanceForecast,
     }),
+    approval: approvalPrompt(section),
     dispatched,
   };
+}
+
+/** The conformance tools, with `echo` needing a person's approval. */
+function approvalPrompt(section: MarkdownSection): Prompt {
+  const tools = section.tools.map((tool) =>
+    tool.name === 'echo'
+      ? new ToolDefinition({
+          name: tool.name,
+          description: tool.description,
+          params: ConformanceTextParams,
+          handler: tool.handler,
+          approval: true,
+        })
+      : tool,
+  );
+  return new Prompt({
+    ns: 'conformance',
+    key: 'approval',
+    sections: [
+      new MarkdownSection({
+        key: 'conformance',
+        title: 'Conformance',
+        template: 'Use the tools when asked; answer briefly.',
+        tools,
+      }),
+    ],
+  });
 }

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import { toJsonSchema } from '../schema/to-json-schema.js';
 import type { DataClass, ResultDeclaration } from '../core/class-type.js';
@@ -5,6 +6,7 @@ import type { ToolContext } from './tool-context.js';
 import { ToolExample } from './tool-example.js';
 import { validateDescription, validateToolName } from './tool-name.js';
 import type { ToolResult } from './tool-result.js';
+import { checkPolicies, type PolicyRef, type ToolApproval } from './tool-policy.js';
 
 /** A tool handler: receives the parsed params and the call's context; sync or async. */
 // Method syntax keeps `params` bivariant, so a ToolDefinition<MyParams> fits where any tool is expected.
@@ -30,6 +32,14 @@ export interface ToolDefinitionInit<P = unknown, R = unknown> {
   readonly acceptsOverrides?: boolean | undefined;
   /** The tool only reads state; calls of read-only tools in one turn may run concurrently. Defaults to `false`. */
   readonly readOnly?: boolean | undefined;
+  /** Gates checked before each call (see {@link ToolPolicy}); the tool's own come first. */
+  readonly policies?: readonly PolicyRef[] | undefined;
+  /**
+   * Whether a call waits for a person's approval: `true`, or a predicate of the
+   * params and context. The evaluation then pauses with the call pending and
+   * resumes with `runtime.resume(prompt, state, decisions)`.
+   */
+  readonly approval?: ToolApproval<P> | undefined;
 }
 
 /**
@@ -56,6 +66,10 @@ export class ToolDefinition<P = unknown, R = unknown> {
   readonly acceptsOverrides: boolean;
   /** Whether the tool only reads state. */
   readonly readOnly: boolean;
+  /** The tool's own policies. */
+  readonly policies: readonly PolicyRef[];
+  /** When a call needs approval; `undefined` when never. */
+  readonly approval: Exclude<ToolApproval<P>, false> | undefined;
 
   constructor(init: ToolDefinitionInit<P, R>) {
     this.paramsType = init.params;
@@ -74,6 +88,8 @@ export class ToolDefinition<P = unknown, R = unknown> {
     this.handler = init.handler;
     this.acceptsOverrides = init.acceptsOverrides ?? this.defaultAcceptsOverrides();
     this.readOnly = init.readOnly ?? false;
+    this.policies = checkPolicies(`Tool '${this.name}'`, init.policies);
+    this.approval = checkApproval(this.name, init.approval);
     this.checkHandler();
     this.examples = Object.freeze(
       (init.examples ?? []).map((example) => this.checkExample(example)),
@@ -181,6 +197,19 @@ export class ToolDefinition<P = unknown, R = unknown> {
       );
     }
   }
+}
+
+function checkApproval<P>(
+  name: string,
+  approval: ToolApproval<P> | undefined,
+): Exclude<ToolApproval<P>, false> | undefined {
+  if (approval === undefined || approval === false) return undefined;
+  if (approval === true || typeof approval === 'function') return approval;
+  throw new ConfigurationError({
+    subject: `Tool '${name}'`,
+    problem: `approval must be true, false or a function, got ${typeof approval}.`,
+    fix: 'Pass `approval: true` to approve every call, or `approval: (params, context) => boolean` to decide per call.',
+  });
 }
 
 function isExactInstance(value: unknown, cls: DataClass): boolean {

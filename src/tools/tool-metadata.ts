@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
 import type { Class, DataClass, ResultDeclaration } from '../core/class-type.js';
 import type { ToolExample } from './tool-example.js';
+import type { PolicyRef, ToolApproval } from './tool-policy.js';
 import { toolNameFromMethod } from './tool-name.js';
 import {
   getOwnMetadata,
@@ -28,6 +29,10 @@ export interface ToolOptions {
   readonly acceptsOverrides?: boolean;
   /** The tool only reads state; read-only calls of one turn may run concurrently. */
   readonly readOnly?: boolean;
+  /** Gates checked before each call of this tool (see `ToolPolicy`). */
+  readonly policies?: readonly PolicyRef[];
+  /** Whether a call waits for a person's approval: `true`, or a predicate of the params and context. */
+  readonly approval?: ToolApproval;
 }
 
 /** What `@Tool` records for one method; validated when read. @internal */

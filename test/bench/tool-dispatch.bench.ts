@@ -116,9 +116,9 @@ export default async function run(): Promise<void> {
       session = new Session();
       evaluation = scope();
     }
-    const [outcome] = await executor.execute(evaluation, [
-      { callId: 'c', name, arguments: argumentsJson },
-    ]);
+    const {
+      outcomes: [outcome],
+    } = await executor.execute(evaluation, [{ callId: 'c', name, arguments: argumentsJson }]);
     if (outcome?.message !== 'Echoed.\n\nhihihi')
       throw new Error(`unexpected message ${String(outcome?.message)}`);
   };

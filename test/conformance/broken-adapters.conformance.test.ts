@@ -42,6 +42,23 @@ class ForgetsUsage extends HangingScriptedAdapter {
   }
 }
 
+/**
+ * Keeps its own objects (a Map) in providerItems and needs them back on the
+ * next request: fine within one process, lost when a paused evaluation's
+ * state goes through JSON.
+ */
+class KeepsObjectsInItems extends HangingScriptedAdapter {
+  override async request(request: ProviderRequest): Promise<ProviderTurn> {
+    for (const message of request.messages) {
+      if (message.role === 'assistant' && !(message.providerItems[0] instanceof Map)) {
+        throw new Error('an assistant message lost the item this adapter keeps');
+      }
+    }
+    const turn = await super.request(request);
+    return Object.assign({}, turn, { providerItems: [new Map([['turn', request.turn]])] });
+  }
+}
+
 /** Declares a seam version this build does not speak. */
 class FromTheFuture extends HangingScriptedAdapter {
   override readonly capabilities: ProviderCapabilities = Object.assign(
@@ -64,6 +81,8 @@ const STRUCTURED = 'parses a structured answer into the output class';
 const USAGE = "reports each request's usage, summed over the evaluation";
 const BUDGET = 'stops with a budget error when a response goes over the budget';
 const DEADLINE = 'stops at the deadline while the provider hangs';
+const RESUME =
+  'pauses for approval and resumes from its saved JSON state with a fresh adapter, as if it had never stopped';
 const PARITY =
   'streams the same evaluation it evaluates: same events in order, deltas adding up to the turn';
 
@@ -115,6 +134,17 @@ const cases: [string, AdapterHarness, [string, RegExp][], string[]][] = [
       [BUDGET, /expected a PromptEvaluationError in phase 'budget', got one in phase 'request'/],
     ],
     [SEAM, LOOP, FAILURES, STRUCTURED, DEADLINE, PARITY],
+  ],
+  [
+    'an adapter that keeps objects JSON cannot hold in its provider items',
+    harnessOf('KeepsObjectsInItems', KeepsObjectsInItems),
+    [
+      [
+        RESUME,
+        /failed for KeepsObjectsInItems: the evaluation failed: .*lost the item this adapter keeps/,
+      ],
+    ],
+    [SEAM, LOOP, FAILURES, STRUCTURED, USAGE, BUDGET],
   ],
   [
     'an adapter declaring another seam version',

@@ -20,6 +20,7 @@ export function toolContext(services: ServiceResolver, callId = 'call_1'): ToolC
     callId,
     signal: new AbortController().signal,
     services,
+    evaluationId: 'evaluation_1',
     prompt,
     renderedPrompt: prompt.render(),
     session: new Session(),

@@ -6,6 +6,7 @@ export type AffordanceErrorCode =
   | 'budget_exceeded'
   | 'configuration'
   | 'deadline_exceeded'
+  | 'evaluation_state'
   | 'filesystem'
   | 'output_parse'
   | 'prompt_evaluation'

@@ -7,9 +7,10 @@ import type { SessionEventTraits } from '../../session/session-event-traits.js';
 
 /**
  * How a tool call ended: `success` and `failure` follow the result; `unknown`
- * marks a call interrupted before it could finish (e.g. by the deadline).
+ * marks a call interrupted before it could finish (e.g. by the deadline);
+ * `denied` a call a policy refused or a person rejected (its handler never ran).
  */
-export type ToolOutcome = 'success' | 'failure' | 'unknown';
+export type ToolOutcome = 'success' | 'failure' | 'unknown' | 'denied';
 
 /** Fields of a {@link ToolInvoked} event. */
 export interface ToolInvokedInit<P = unknown, R = unknown> extends PromptEventInit {
@@ -96,10 +97,11 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
     }
     const outcome = init.outcome ?? (init.result.success ? 'success' : 'failure');
     if (outcome !== 'unknown' && (outcome === 'success') !== init.result.success) {
+      // 'denied' and 'failure' both need a failed result.
       throw new ConfigurationError({
         subject: `ToolInvoked '${init.name}'`,
         problem: `outcome '${outcome}' contradicts result.success (${init.result.success}).`,
-        fix: "Leave outcome out to derive it from the result, or pass 'unknown' for an interrupted call.",
+        fix: "Leave outcome out to derive it from the result, pass 'unknown' for an interrupted call, or 'denied' (with a failed result) for a refused one.",
       });
     }
     if (

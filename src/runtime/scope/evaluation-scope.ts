@@ -178,6 +178,7 @@ export class ToolCallScope {
       callId,
       signal,
       services,
+      evaluationId: evaluation.evaluationId,
       prompt: evaluation.prompt,
       renderedPrompt: evaluation.rendered,
       session: evaluation.session,

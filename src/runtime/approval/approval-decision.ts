@@ -1,0 +1,15 @@
+/**
+ * A person's answer for one pending call, passed to `runtime.resume`:
+ * approve it (it runs as if it had never waited) or reject it (it fails with
+ * outcome `denied`, and the model reads `message`).
+ *
+ * @example [{ callId: 'call_1', approved: true }, { callId: 'call_2', approved: false, message: 'Refunds over $500 need a manager.' }]
+ */
+export interface ApprovalDecision {
+  /** The pending call's id (`PendingToolCall.callId`). */
+  readonly callId: string;
+  /** Whether the call may run. */
+  readonly approved: boolean;
+  /** For a rejection: what the model reads, e.g. why and what to do instead. */
+  readonly message?: string | undefined;
+}

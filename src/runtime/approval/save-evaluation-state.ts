@@ -1,0 +1,187 @@
+import { createHmac, randomUUID } from 'node:crypto';
+
+import type { Clock } from '../../core/clock.js';
+import { describeThrown } from '../../core/errors/describe-thrown.js';
+import { EvaluationStateError } from '../../core/errors/evaluation-state-error.js';
+import {
+  canonicalJson,
+  sha256,
+  toolContractHash,
+} from '../../prompt/overrides/prompt-descriptor.js';
+import type { RenderedPrompt } from '../../prompt/rendered-prompt.js';
+import type { ConversationMessage, ToolChoice } from '../../provider/conversation.js';
+import type { ProviderAdapter } from '../../provider/provider-adapter.js';
+import type { TokenUsage } from '../../provider/token-usage.js';
+import type { EvaluationScope } from '../scope/evaluation-scope.js';
+import type { PausedCalls } from '../tool-executor.js';
+import {
+  EVALUATION_STATE_FORMAT,
+  EVALUATION_STATE_VERSION,
+  type EvaluationState,
+  type SavedMessage,
+} from './evaluation-state.js';
+
+/** What a paused evaluation hands over to be saved. @internal */
+export interface PauseInput {
+  readonly scope: EvaluationScope;
+  readonly messages: readonly ConversationMessage[];
+  readonly paused: PausedCalls;
+  readonly usage: TokenUsage | undefined;
+  readonly toolChoice: ToolChoice;
+  readonly turn: number;
+  readonly maxTurns: number;
+  readonly elapsedMs: number;
+  readonly clock: Clock;
+  /** The runtime's `stateSecret`: the state is signed with it when given. */
+  readonly secret: string | undefined;
+}
+
+/** The saved state of an evaluation that paused for approval. @internal */
+export function saveEvaluationState(input: PauseInput): EvaluationState {
+  const { scope, paused } = input;
+  const budget = scope.budgetTracker?.budget;
+  const usage = input.usage;
+  const body: Omit<EvaluationState, 'integrity'> = {
+    format: EVALUATION_STATE_FORMAT,
+    version: EVALUATION_STATE_VERSION,
+    stateId: randomUUID(),
+    savedAt: new Date(input.clock.now()).toISOString(),
+    evaluationId: scope.evaluationId,
+    prompt: {
+      ns: scope.prompt.ns,
+      key: scope.prompt.key,
+      contractHash: promptContractHash(scope.rendered),
+    },
+    adapter: adapterName(scope.adapter),
+    session: { sessionId: scope.session.sessionId, version: scope.session.version },
+    turn: input.turn,
+    maxTurns: input.maxTurns,
+    elapsedMs: input.elapsedMs,
+    toolChoice: input.toolChoice,
+    usage:
+      usage === undefined
+        ? null
+        : {
+            inputTokens: usage.inputTokens ?? null,
+            outputTokens: usage.outputTokens ?? null,
+            cachedTokens: usage.cachedTokens ?? null,
+          },
+    budget:
+      budget === undefined
+        ? null
+        : {
+            maxTotalTokens: budget.maxTotalTokens ?? null,
+            maxInputTokens: budget.maxInputTokens ?? null,
+            maxOutputTokens: budget.maxOutputTokens ?? null,
+          },
+    messages: input.messages.map(savedMessage),
+    remaining: paused.remaining.map((call) => ({
+      callId: call.callId,
+      name: call.name,
+      arguments: jsonOf(call.arguments, `the arguments of call ${call.callId}`),
+    })),
+    pending: paused.pending.map((call) => ({
+      callId: call.callId,
+      name: call.name,
+      params: jsonOf(call.params, `the params of call ${call.callId}`),
+      arguments: jsonOf(call.arguments, `the arguments of call ${call.callId}`),
+      reason: call.reason,
+    })),
+    decided: paused.decided.map((decision) => ({
+      callId: decision.callId,
+      approved: decision.approved,
+      ...(decision.message === undefined ? {} : { message: decision.message }),
+    })),
+  };
+  return Object.assign(body, { integrity: integrityOf(body, input.secret) });
+}
+
+/**
+ * The contract hash of a rendered prompt's tools: each tool's name with the
+ * hash of its description, params and result schemas, in name order. @internal
+ */
+export function promptContractHash(rendered: RenderedPrompt): string {
+  const tools = rendered.tools
+    .map((tool) => `${tool.name}=${toolContractHash(tool)}`)
+    .sort()
+    .join('\n');
+  return sha256(tools);
+}
+
+/** The digest of a state's body: an HMAC with `secret`, else plain SHA-256. @internal */
+export function integrityOf(
+  body: Omit<EvaluationState, 'integrity'>,
+  secret: string | undefined,
+): EvaluationState['integrity'] {
+  const text = canonicalJson(body);
+  if (secret === undefined) return { algorithm: 'sha256', digest: sha256(text) };
+  return {
+    algorithm: 'hmac-sha256',
+    digest: createHmac('sha256', secret).update(text, 'utf8').digest('hex'),
+  };
+}
+
+/** How a state names the adapter that answered (its provider name, e.g. `openai`). @internal */
+export function adapterName(adapter: ProviderAdapter): string {
+  return adapter.name;
+}
+
+function savedMessage(message: ConversationMessage, index: number): SavedMessage {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        toolCalls: message.toolCalls.map((call) => ({
+          callId: call.callId,
+          name: call.name,
+          arguments: jsonOf(call.arguments, `the arguments of call ${call.callId}`),
+        })),
+        providerItems: jsonOf(
+          message.providerItems,
+          `the provider items of message ${index}`,
+        ) as unknown[],
+      };
+    case 'tool':
+      return {
+        role: 'tool',
+        callId: message.callId,
+        name: message.name,
+        content: message.content,
+        result: {
+          message: message.result.message,
+          success: message.result.success,
+          value: valueOf(message.result.value),
+          excludeValueFromContext: message.result.excludeValueFromContext,
+        },
+      };
+  }
+}
+
+/** A tool result's value in JSON form; `null` when it has none (the model read the message). */
+function valueOf(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value) as string | undefined;
+    return text === undefined ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
+}
+
+/** `value` in JSON form, or an error naming what could not be saved. */
+function jsonOf(value: unknown, what: string): unknown {
+  try {
+    const text = JSON.stringify(value) as string | undefined;
+    return text === undefined ? null : (JSON.parse(text) as unknown);
+  } catch (error) {
+    throw new EvaluationStateError({
+      subject: 'Pausing for approval',
+      problem: `${what} cannot be saved as JSON: ${describeThrown(error)}.`,
+      fix: 'Keep tool arguments, params and provider items JSON-serialisable (no BigInt, no cycles).',
+      cause: error,
+    });
+  }
+}

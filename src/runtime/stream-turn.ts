@@ -1,0 +1,50 @@
+import type { ProviderTurn } from '../provider/conversation.js';
+import type { ProviderAdapter } from '../provider/provider-adapter.js';
+import type { ProviderRequest } from '../provider/provider-request.js';
+import type { ProviderStreamPart } from '../provider/provider-stream-part.js';
+import type { EvaluationStreamPart } from './evaluation-stream-part.js';
+import type { PartSink } from './evaluation-stream.js';
+
+/**
+ * Streams one request of a streamed evaluation: `turn-start`, then the
+ * adapter's deltas as they come; returns the turn the stream ends with.
+ * @internal
+ */
+export async function streamTurn(
+  adapter: ProviderAdapter,
+  request: ProviderRequest,
+  sink: PartSink,
+): Promise<ProviderTurn> {
+  const turn = request.turn;
+  await sink.send({ type: 'turn-start', turn });
+  let answer: ProviderTurn | undefined;
+  for await (const part of adapter.stream(request)) {
+    if (answer !== undefined) {
+      throw new Error(`the adapter's stream yielded a '${part.type}' part after its 'turn' part`);
+    }
+    if (part.type === 'turn') {
+      answer = part.turn;
+      continue;
+    }
+    const full = sink.send(streamPartOf(part, turn));
+    if (full !== undefined) await full;
+  }
+  if (answer === undefined) throw new Error("the adapter's stream ended without a 'turn' part");
+  return answer;
+}
+
+/** A provider's delta as a part of the evaluation stream, tagged with its turn. */
+function streamPartOf(
+  part: Exclude<ProviderStreamPart, { type: 'turn' }>,
+  turn: number,
+): EvaluationStreamPart {
+  switch (part.type) {
+    case 'text-delta':
+    case 'reasoning-delta':
+      return { type: part.type, turn, delta: part.delta };
+    case 'tool-call-start':
+      return { type: part.type, turn, callId: part.callId, name: part.name };
+    case 'tool-arguments-delta':
+      return { type: part.type, turn, callId: part.callId, delta: part.delta };
+  }
+}
