@@ -20,6 +20,7 @@ import {
 } from './call-ending.js';
 import type { ApprovalDecision } from './approval/approval-decision.js';
 import { afterResult, checkGate, type GateVerdict } from './policy-gate.js';
+import { isThenable } from '../core/is-thenable.js';
 import type { PolicyRef, ToolPolicy } from '../tools/tool-policy.js';
 import {
   type CallFailure,
@@ -67,12 +68,6 @@ export function invokeToolCall(
 
 const CLEAR: HeldCall = Object.freeze({ kind: 'clear' });
 const NO_POLICIES: readonly ToolPolicy[] = Object.freeze([]);
-
-function isPolicyList(
-  passed: readonly ToolPolicy[] | Invocation | HeldCall,
-): passed is readonly ToolPolicy[] {
-  return Array.isArray(passed);
-}
 
 /**
  * One call of a tool that has a handler. `run` is the one asynchronous step
@@ -141,17 +136,21 @@ class ToolCallRun {
       return this.#lockRefused(error);
     }
     const stopBefore = this.#stopIfOver();
-    if (stopBefore !== undefined) {
-      release?.();
-      return this.#ending.stopped(stopBefore);
-    }
+    if (stopBefore !== undefined) return this.#stoppedBefore(stopBefore, release);
     const frame = newCallFrame(this.#tool, this.#call.callId, this.#lockedSession());
     const opened = this.#openCall();
     if (opened.kind !== 'opened') return this.#abandon(opened, frame, params, release);
     let policies: readonly ToolPolicy[] = NO_POLICIES;
     if (this.#gated) {
-      const passed = await this.#passGate(opened, frame, params, release);
-      if (!isPolicyList(passed)) return passed;
+      const gate = checkGate(this.#tool, this.#policies, params, opened.callScope, this.#decision);
+      const passed = this.#pass(
+        isThenable(gate) ? await gate : gate,
+        opened,
+        frame,
+        params,
+        release,
+      );
+      if (passed instanceof Promise) return await passed;
       policies = passed;
     }
     let invocation: Invocation;
@@ -159,7 +158,8 @@ class ToolCallRun {
       const context = opened.callScope.context;
       let result = await runHandler(this.#tool, params, context, this.#scope.signal, frame);
       if (result.success && policies.length > 0) {
-        result = (await afterResult(this.#tool, policies, params, context, result)) ?? result;
+        const after = afterResult(this.#tool, policies, params, context, result);
+        result = (isThenable(after) ? await after : after) ?? result;
       }
       if (!result.success) rollBack(opened.snapshot, frame, 'failed');
       invocation = this.#ending.completed(result, { params, snapshot: opened.snapshot, release });
@@ -177,27 +177,41 @@ class ToolCallRun {
   }
 
   /**
-   * Checks the call's policies and approval rule: the policies that allowed
-   * it when it may run now, else how it ends (denied, waiting, probed, or
-   * stopped by a deadline that passed while the policies ran).
+   * The policies that allowed the call when it may run now; otherwise how it
+   * ends (denied, waiting, probed, or stopped by a deadline that passed while
+   * the policies ran).
    */
-  async #passGate(
+  #pass(
+    verdict: GateVerdict,
     opened: OpenedCall,
     frame: CallFrame,
     params: unknown,
     release: ReleaseLock | undefined,
-  ): Promise<readonly ToolPolicy[] | Invocation | HeldCall> {
-    const scope = opened.callScope;
-    const verdict = await checkGate(this.#tool, this.#policies, params, scope, this.#decision);
-    if (verdict.kind !== 'run' || this.#probe) {
-      return await this.#held(verdict, opened, frame, params, release);
-    }
+  ): readonly ToolPolicy[] | Promise<Invocation | HeldCall> {
+    if (verdict.kind !== 'run' || this.#probe)
+      return this.#held(verdict, opened, frame, params, release);
     const stop = this.#stopIfOver();
-    if (stop === undefined) return verdict.policies;
+    if (stop !== undefined) return this.#stoppedAtGate(stop, opened, frame, release);
+    return verdict.policies;
+  }
+
+  /** Ends a call stopped by the deadline or a cancellation after it took the lock, before its scope opened. */
+  #stoppedBefore(stop: PromptEvaluationError, release: ReleaseLock | undefined): Invocation {
+    release?.();
+    return this.#ending.stopped(stop);
+  }
+
+  /** Ends a call whose deadline passed while its policies ran: undone, unrecorded, the evaluation stops. */
+  async #stoppedAtGate(
+    stop: PromptEvaluationError,
+    opened: OpenedCall,
+    frame: CallFrame,
+    release: ReleaseLock | undefined,
+  ): Promise<Invocation> {
     restoreSnapshot(opened.snapshot);
     release?.();
     frame.end();
-    await scope.dispose().catch(() => undefined);
+    await opened.callScope.dispose().catch(() => undefined);
     return this.#ending.stopped(stop);
   }
 

@@ -6,7 +6,9 @@
  *   rendering, `ToolInvoked` into the session, scope disposal;
  * - the OpenAI Agents SDK (`@openai/agents-core`): `invokeFunctionTool` on a
  *   `tool()` with a zod schema (parse, validate, execute, stringify);
- * - a bare function call on `JSON.parse`d arguments, no validation.
+ * - a bare function call on `JSON.parse`d arguments, no validation;
+ * - the plain tool behind one policy that allows every call (the policy gate's
+ *   cost; its goal, ×1.25 of the plain tool, is this project's own bar).
  *
  * The executor and scope are internal, so everything is imported from src/.
  */
@@ -20,6 +22,7 @@ import { z } from 'zod';
 import {
   AffordanceRuntime,
   MarkdownSection,
+  PolicyDecision,
   Prompt,
   ResourceRegistry,
   Section,
@@ -67,6 +70,14 @@ const plainSection = new MarkdownSection({
       name: 'echo_plain',
       description: 'Repeat text.',
       params: EchoParams,
+      handler: (params: EchoParams) => ToolResult.ok(params.text.repeat(params.count), 'Echoed.'),
+    }),
+    // The same tool behind one policy that allows every call: the cost of the policy gate.
+    new ToolDefinition({
+      name: 'echo_policy',
+      description: 'Repeat text.',
+      params: EchoParams,
+      policies: [{ name: 'allow_all', check: () => PolicyDecision.allow() }],
       handler: (params: EchoParams) => ToolResult.ok(params.text.repeat(params.count), 'Echoed.'),
     }),
   ],
@@ -160,6 +171,12 @@ export default async function run(): Promise<void> {
       name: `affordance, @Section injecting ToolContext (call container)${suffix}`,
       run: affordanceDispatch('echo_context'),
       goal: 1.5,
+      goalAgainst: `affordance, plain ToolDefinition handler${suffix}`,
+    },
+    {
+      name: `affordance, plain handler behind one allowing policy${suffix}`,
+      run: affordanceDispatch('echo_policy'),
+      goal: 1.25,
       goalAgainst: `affordance, plain ToolDefinition handler${suffix}`,
     },
   ];
