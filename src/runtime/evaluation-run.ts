@@ -290,7 +290,7 @@ export class EvaluationRun<O> {
       toolCalls: this.#toolCalls,
       turns: turn + 1,
       usage: this.#usage,
-      interruption: { pending: paused.pending, state },
+      interruption: { pending: paused.pending, state, session: scope.session },
     };
   }
 

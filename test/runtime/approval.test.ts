@@ -183,6 +183,7 @@ describe('approval: pausing an evaluation', () => {
     const { response, session } = await pauseOnce(ledger);
 
     expect(ledger).toEqual(['lookup A-1']);
+    expect(response.interruption.session).toBe(session);
     expect(response.toolCalls.map((call) => call.call.callId)).toEqual(['c1']);
     expect(response.text).toBeNull();
     expect(response.turns).toBe(1);
@@ -229,9 +230,19 @@ describe('approval: pausing an evaluation', () => {
     const adapter = new ScriptedAdapter([
       { toolCalls: [refund('small', 'A-1', 50), refund('large', 'B-2', 700)] },
     ]);
-    const response = interrupted(await freshRuntime().evaluate(prompt, { adapter }));
+    const runtime = freshRuntime();
+    const response = interrupted(await runtime.evaluate(prompt, { adapter }));
     expect(ledger).toEqual(['refund A-1 50']);
     expect(response.interruption.pending.map((call) => call.callId)).toEqual(['large']);
+    // No session was passed: the interruption carries the one the runtime created, and resuming with it works.
+    const done = await runtime.resume(
+      prompt,
+      response.interruption.state,
+      [{ callId: 'large', approved: true }],
+      { adapter: new ScriptedAdapter([answerTurn]), session: response.interruption.session },
+    );
+    expect(done.status).toBe('completed');
+    expect(ledger).toEqual(['refund A-1 50', 'refund B-2 700']);
   });
 
   it('runs a read-only call that needs approval alone: no later call of its batch runs before the pause', async () => {

@@ -1,3 +1,4 @@
+import type { Session } from '../../session/session.js';
 import type { EvaluationState } from './evaluation-state.js';
 import type { PendingToolCall } from './pending-tool-call.js';
 
@@ -7,4 +8,10 @@ export interface EvaluationInterruption {
   readonly pending: readonly PendingToolCall[];
   /** Plain JSON: save it and pass it back to `runtime.resume` with one decision per pending call. */
   readonly state: EvaluationState;
+  /**
+   * The session the evaluation records in (the one passed as `options.session`,
+   * or the one the runtime created): resuming needs this session, at the
+   * version it has now, so keep it with the state.
+   */
+  readonly session: Session;
 }
