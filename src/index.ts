@@ -202,6 +202,14 @@ export { ProviderAdapter } from './provider/provider-adapter.js';
 export type { RuntimeOptions } from './runtime/runtime-options.js';
 export type { ToolCallOutcome } from './runtime/tool-call-outcome.js';
 export type { NestedEvaluate, ToolContextMembers } from './runtime/tool-context-members.js';
+export {
+  CallBudgetPolicy,
+  type CallBudgetPolicyOptions,
+} from './runtime/policies/call-budget-policy.js';
+export {
+  SequentialDependencyPolicy,
+  type SequentialDependencyPolicyOptions,
+} from './runtime/policies/sequential-dependency-policy.js';
 
 export { dump, type JsonValue } from './schema/dump.js';
 

@@ -13,4 +13,5 @@ export { FsListParams } from './fs-list-params.js';
 export { FsReadParams } from './fs-read-params.js';
 export { FsRemoveParams } from './fs-remove-params.js';
 export { FsWriteParams } from './fs-write-params.js';
+export { ReadBeforeWritePolicy } from './read-before-write-policy.js';
 export { NO_FILESYSTEM_MESSAGE } from './with-filesystem.js';

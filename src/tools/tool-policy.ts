@@ -35,7 +35,9 @@ export interface PolicyCall<P = unknown> {
  * then its prompt's. Policies compose by conjunction: the first denial wins
  * and the handler never runs; a policy that throws denies (fails closed).
  * A denied call is a failed result the model reads, its state is restored,
- * and its `ToolInvoked` records outcome `denied`.
+ * and its `ToolInvoked` records outcome `denied`. (A `readOnly` tool's call
+ * takes no snapshot, so nothing a policy writes while checking it is undone:
+ * write state from `afterResult`, not from `check`.)
  */
 export interface ToolPolicy {
   /** Names the policy in denials and records; defaults to the class name. */
