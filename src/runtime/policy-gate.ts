@@ -28,11 +28,12 @@ export function checkGate(
   params: unknown,
   callScope: ToolCallScope,
   decision: ApprovalDecision | undefined,
+  probing: boolean,
 ): GateVerdict | Promise<GateVerdict> {
   if (decision !== undefined && !decision.approved) {
     return { kind: 'deny', result: ToolResult.error(rejectionMessage(tool.name, decision)) };
   }
-  return new GateRun(tool, refs, params, callScope, decision).from(0);
+  return new GateRun(tool, refs, params, callScope, decision, probing).from(0);
 }
 
 /** One call's way through the gate, policy by policy; resumes after an awaited check. */
@@ -51,10 +52,11 @@ class GateRun {
     params: unknown,
     callScope: ToolCallScope,
     decision: ApprovalDecision | undefined,
+    probing: boolean,
   ) {
     this.#tool = tool;
     this.#refs = refs;
-    this.#call = { tool, params, context: callScope.context };
+    this.#call = { tool, params, context: callScope.context, probing };
     this.#callScope = callScope;
     this.#decision = decision;
   }
@@ -163,7 +165,7 @@ export function afterResult(
     if (policy.afterResult === undefined) continue;
     let returned: unknown;
     try {
-      returned = policy.afterResult({ tool, params, context }, result);
+      returned = policy.afterResult({ tool, params, context, probing: false }, result);
     } catch (error) {
       return undone(tool, policy, error);
     }

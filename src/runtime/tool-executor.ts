@@ -122,22 +122,25 @@ export class ToolExecutor {
       }
       if (stop !== undefined) throw stop;
       if (firstHeld >= 0) {
-        const paused = await this.#pause(scope, calls.slice(start + firstHeld), options.decisions);
+        const first = held[firstHeld] as Extract<HeldCall, { kind: 'pending' }>;
+        const remaining = calls.slice(start + firstHeld);
+        const paused = await this.#pause(scope, first.pending, remaining, options.decisions);
         return { outcomes, paused };
       }
     }
     return { outcomes, paused: undefined };
   }
 
-  /** The pause at `remaining[0]`: it and every later undecided call that needs approval are pending. */
+  /** The pause at `remaining[0]` (`first`): it and every later undecided call that needs approval are pending. */
   async #pause(
     scope: EvaluationScope,
+    first: PendingToolCall,
     remaining: readonly ProviderToolCall[],
     decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
   ): Promise<PausedCalls> {
-    const pending: PendingToolCall[] = [];
+    const pending: PendingToolCall[] = [first];
     const decided: ApprovalDecision[] = [];
-    for (const call of remaining) {
+    for (const call of remaining.slice(1)) {
       const decision = decisions?.get(call.callId);
       if (decision !== undefined) {
         decided.push(decision);

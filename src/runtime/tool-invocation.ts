@@ -142,14 +142,9 @@ class ToolCallRun {
     if (opened.kind !== 'opened') return this.#abandon(opened, frame, params, release);
     let policies: readonly ToolPolicy[] = NO_POLICIES;
     if (this.#gated) {
-      const gate = checkGate(this.#tool, this.#policies, params, opened.callScope, this.#decision);
-      const passed = this.#pass(
-        isThenable(gate) ? await gate : gate,
-        opened,
-        frame,
-        params,
-        release,
-      );
+      const gate = this.#checkGate(params, opened.callScope);
+      const verdict = isThenable(gate) ? await gate : gate;
+      const passed = this.#pass(verdict, opened, frame, params, release);
       if (passed instanceof Promise) return await passed;
       policies = passed;
     }
@@ -174,6 +169,14 @@ class ToolCallRun {
       return this.#closeFailed(error, opened, frame, invocation);
     }
     return invocation;
+  }
+
+  /** Checks the call's policies and approval rule (see `checkGate`). */
+  #checkGate(
+    params: unknown,
+    callScope: OpenedCall['callScope'],
+  ): GateVerdict | Promise<GateVerdict> {
+    return checkGate(this.#tool, this.#policies, params, callScope, this.#decision, this.#probe);
   }
 
   /**

@@ -24,6 +24,13 @@ export interface PolicyCall<P = unknown> {
   readonly params: P;
   /** The call's context: its id, session, resources and services. */
   readonly context: ToolContext;
+  /**
+   * `true` when the runtime only asks whether the call would need approval:
+   * the turn is pausing at an earlier call, and this one will be checked
+   * again before it runs. A policy that keeps count of the calls it let
+   * through should not count this one.
+   */
+  readonly probing: boolean;
 }
 
 /**

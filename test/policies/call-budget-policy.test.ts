@@ -208,6 +208,41 @@ describe('CallBudgetPolicy through the runtime', () => {
   });
 });
 
+describe('CallBudgetPolicy and a pause for approval', () => {
+  it('counts each call of a paused turn once: probed while pausing, counted when it runs', async () => {
+    // Total 3: fetch_page, publish (waits), fetch_page, fetch_page. While pausing, the runtime asks the policy
+    // about the later calls (probing); on resume the first three run and the fourth is over the budget.
+    const policy = new CallBudgetPolicy({ total: 3 });
+    const session = new Session();
+    const { runtime, evaluate } = createTestRuntime({
+      script: [
+        {
+          toolCalls: [
+            { callId: 'p1', name: 'fetch_page' },
+            { callId: 'p2', name: 'publish' },
+            { callId: 'p3', name: 'fetch_page' },
+            { callId: 'p4', name: 'fetch_page' },
+          ],
+        },
+      ],
+    });
+    const paused = await evaluate(researchPrompt(policy), { session });
+    if (paused.status !== 'interrupted') throw new Error('expected the evaluation to pause');
+    const done = await runtime.resume(
+      researchPrompt(policy),
+      paused.interruption.state,
+      [{ callId: 'p2', approved: true }],
+      { session, adapter: new ScriptedAdapter([{ text: 'Published.' }]) },
+    );
+    expect(outcomes(done)).toEqual([
+      ['fetch_page', 'success'],
+      ['publish', 'success'],
+      ['fetch_page', 'success'],
+      ['fetch_page', 'denied'],
+    ]);
+  });
+});
+
 describe('CallBudgetPolicy options', () => {
   const invalid: [string, unknown, RegExp][] = [
     ['no options', undefined, /CallBudgetPolicy options: expected an object/],

@@ -171,4 +171,64 @@ describe('the policy gate, with synchronous and asynchronous checks alike', () =
     expect(response.toolCalls[0]?.event.outcome).toBe('success');
     expect(seen).toEqual(['one', 'two']);
   });
+
+  it('tells a policy when the runtime only probes a later call of a pausing turn', async () => {
+    const seen: [string, boolean][] = [];
+    const recorder: ToolPolicy = {
+      name: 'recorder',
+      check: ({ context, probing }) => {
+        seen.push([context.callId, probing]);
+        return PolicyDecision.allow();
+      },
+    };
+    const tool = (name: string, approval: boolean): ToolDefinition =>
+      new ToolDefinition({
+        name,
+        description: `The ${name} tool.`,
+        approval,
+        policies: [recorder],
+        handler: () => ToolResult.ok(null, 'ok'),
+      });
+    const prompt = new Prompt({
+      ns: 'test',
+      key: 'probing',
+      sections: [
+        new MarkdownSection({
+          key: 'tools',
+          title: 'Tools',
+          template: 'Tools.',
+          tools: [tool('plain', false), tool('guarded', true)],
+        }),
+      ],
+    });
+    const session = new Session();
+    const runtime = installAffordance(new Container());
+    const paused = await runtime.evaluate(prompt, {
+      session,
+      adapter: new ScriptedAdapter([
+        {
+          toolCalls: [
+            { callId: 'a', name: 'plain', arguments: {} },
+            { callId: 'b', name: 'guarded', arguments: {} },
+            { callId: 'c', name: 'plain', arguments: {} },
+          ],
+        },
+      ]),
+    });
+    if (paused.status !== 'interrupted') throw new Error('expected a pause');
+    expect(seen).toEqual([
+      ['a', false],
+      ['b', false],
+      ['c', true],
+    ]);
+    seen.length = 0;
+    await runtime.resume(prompt, paused.interruption.state, [{ callId: 'b', approved: true }], {
+      session,
+      adapter: new ScriptedAdapter([{ text: 'Done.' }]),
+    });
+    expect(seen).toEqual([
+      ['b', false],
+      ['c', false],
+    ]);
+  });
 });

@@ -76,7 +76,8 @@ export class CallBudgetPolicy implements ToolPolicy {
         'Answer with what you have so far, without calling more tools.',
       );
     }
-    this.#admit(context.session, context.evaluationId, context.callId, tool);
+    // A probed call does not run now; it is checked (and counted) again when it does.
+    if (!call.probing) this.#admit(context.session, context.evaluationId, context.callId, tool);
     return PolicyDecision.allow();
   }
 
