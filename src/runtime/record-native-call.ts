@@ -31,5 +31,11 @@ export function recordNativeCall(
     }),
   );
   scope.session.dispatch(event);
-  return { call, result, message, event };
+  // The outcome's call is the call as sent (the provider's result is in `result` and the event).
+  return {
+    call: { callId: call.callId, name: call.name, arguments: call.arguments },
+    result,
+    message,
+    event,
+  };
 }
