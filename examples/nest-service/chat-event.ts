@@ -1,4 +1,4 @@
-import type { EvaluationStreamPart, TokenUsage, ToolInvoked } from 'affordance';
+import type { EvaluationStreamPart, PendingToolCall, TokenUsage, ToolInvoked } from 'affordance';
 import type { Plan } from 'affordance/planning';
 
 /** Token counts as the chat page shows them. */
@@ -18,6 +18,17 @@ export interface ToolCallView {
   readonly message: string;
 }
 
+/** A call waiting for a person's approval, as the chat page shows its approve / reject card. */
+export interface PendingCallView {
+  /** Decide the call by this id. */
+  readonly callId: string;
+  readonly tool: string;
+  /** The arguments as the model sent them (JSON text). */
+  readonly arguments: string;
+  /** Why it needs approval. */
+  readonly reason: string;
+}
+
 /** The session's plan as the chat page shows it. */
 export interface PlanView {
   readonly objective: string;
@@ -32,7 +43,9 @@ export interface PlanView {
 /**
  * One event of `GET /chat/stream` (the `data` of an SSE message, as JSON):
  * a part of the evaluation stream in plain JSON, never the runtime's objects,
- * plus a `plan` event after each planning call.
+ * plus a `plan` event after each planning call. A stream that pauses for
+ * approval ends with one `approval` event: the calls waiting, and the
+ * `stateId` to resume with (`GET /chat/resume?stateId=...&decisions=[...]`).
  */
 export type ChatEvent =
   | { readonly type: 'turn-start'; readonly turn: number }
@@ -72,6 +85,11 @@ export type ChatEvent =
       readonly text: string;
       readonly turns: number;
       readonly usage: UsageView;
+    }
+  | {
+      readonly type: 'approval';
+      readonly stateId: string;
+      readonly pending: readonly PendingCallView[];
     }
   | { readonly type: 'error'; readonly message: string };
 
@@ -136,7 +154,13 @@ export function chatEventsOf(
         },
       ];
     case 'interrupted':
-      return [{ type: 'error', message: 'The evaluation paused for approval.' }];
+      return [
+        {
+          type: 'approval',
+          stateId: part.interruption.state.stateId,
+          pending: part.interruption.pending.map(pendingCallView),
+        },
+      ];
     case 'error':
       return [{ type: part.type, message: part.error.message }];
   }
@@ -150,6 +174,16 @@ function toolCallView(event: ToolInvoked, message: string): ToolCallView {
     arguments: typeof raw === 'string' ? raw : raw === undefined ? '' : JSON.stringify(raw),
     outcome: event.outcome,
     message,
+  };
+}
+
+function pendingCallView(call: PendingToolCall): PendingCallView {
+  const raw = call.arguments;
+  return {
+    callId: call.callId,
+    tool: call.name,
+    arguments: typeof raw === 'string' ? raw : JSON.stringify(raw),
+    reason: call.reason,
   };
 }
 

@@ -6,9 +6,16 @@ import type { StreamEnding } from './observe-stream.js';
 export interface ChatRecord {
   /** The customer's message. */
   readonly message: string;
-  /** How it ended; `cancelled` when the client left (or pressed Cancel) first. */
+  /**
+   * How it ended; `paused` when calls wait for approval (its resumption is
+   * recorded as another record of the same message), `cancelled` when the
+   * client left (or pressed Cancel) first.
+   */
   readonly ending: StreamEnding;
-  /** Every tool call the session recorded, with its outcome (`unknown` for an interrupted call). */
+  /**
+   * Every tool call the session recorded so far, with its outcome (`unknown`
+   * for an interrupted call, `denied` for one a person rejected).
+   */
   readonly toolCalls: readonly { readonly tool: string; readonly outcome: string }[];
   /** Whether the session recorded `PromptExecuted`, i.e. the evaluation finished with an answer. */
   readonly executed: boolean;

@@ -1,6 +1,7 @@
 import { MarkdownSection, Prompt } from 'affordance';
 import { PlanningToolsSection } from 'affordance/planning';
 
+import { RefundSection } from './refund-section.js';
 import { SupportDeskSection } from './support-desk-section.js';
 
 /** How the chat agent talks: free text, a plan kept up to date, the answer last. */
@@ -15,11 +16,12 @@ const chatRole = new MarkdownSection({
 });
 
 /**
- * The chat agent of `GET /chat/stream`: the support desk's tools (search, tickets)
- * and the planning tools, answering in free text (no output class).
+ * The chat agent of `GET /chat/stream`: the support desk's tools (search, tickets),
+ * refunds (large ones wait for approval) and the planning tools, answering in
+ * free text (no output class).
  */
 export const chatPrompt = new Prompt({
   ns: 'examples/nest-service',
   key: 'chat',
-  sections: [chatRole, SupportDeskSection, PlanningToolsSection],
+  sections: [chatRole, SupportDeskSection, RefundSection, PlanningToolsSection],
 });

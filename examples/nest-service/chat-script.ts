@@ -1,5 +1,8 @@
 import type { ScriptedTurn } from 'affordance/testing';
 
+import { refundAskOf, refundCallTurn } from './refund-script.js';
+import { REFUND_APPROVAL_LIMIT } from './refund-section.js';
+
 /** A help-centre topic the scripted chat model recognises, and the answer it writes from it. */
 interface Topic {
   readonly pattern: RegExp;
@@ -51,12 +54,23 @@ const ticketAnswer =
 const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens });
 
 /**
- * What the scripted chat model does with a message: plan, search the
+ * What the scripted chat model does with a message: for a refund request
+ * naming an order and an amount, call `refund_order` (above the approval
+ * limit the evaluation pauses until a person decides; the answer follows the
+ * call, see `OfflineSupportModel`). Otherwise plan, search the
  * knowledge base and, for a known topic, check the article and answer from
  * it; for anything else, file a ticket and say so. The plan is updated at
  * every step and completed before the answer, which streams word by word.
  */
 export function chatScriptFor(message: string): ScriptedTurn[] {
+  const refund = refundAskOf(message);
+  if (refund !== undefined) {
+    const text =
+      refund.amount > REFUND_APPROVAL_LIMIT
+        ? `I can refund order ${refund.orderId}. Refunds above $${REFUND_APPROVAL_LIMIT} need a person's approval first, so I am asking for it.`
+        : `I can refund order ${refund.orderId} right away.`;
+    return [refundCallTurn(refund, message, text)];
+  }
   const topic = topics.find((entry) => entry.pattern.test(message));
   const secondStep = topic === undefined ? 'File a ticket for the engineers' : 'Check the article';
   const search = topic?.query ?? keywords(message);

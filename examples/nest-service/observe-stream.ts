@@ -3,20 +3,22 @@ import { Observable } from 'rxjs';
 
 import type { EvaluationStream, EvaluationStreamPart } from 'affordance';
 
-/** How a streamed evaluation ended, as far as its reader knows. */
-export type StreamEnding = 'answered' | 'failed' | 'cancelled';
+/** How a streamed evaluation ended, as far as its reader knows; `paused` when calls wait for approval. */
+export type StreamEnding = 'answered' | 'paused' | 'failed' | 'cancelled';
 
 /**
  * The parts of `stream` as an Observable of SSE messages, one message per
- * object `toEvents` returns for a part (sent as JSON by Nest). The stream is
+ * object `toEvents` returns for a part (sent as JSON by Nest); `toEvents` may
+ * be async (e.g. to save a paused evaluation before telling the client how to
+ * resume it), and the next part waits for it. The stream is
  * read when the Observable is subscribed to; unsubscribing before the end
  * (Nest does when the client disconnects) cancels the evaluation. `onEnd`
- * is called once the evaluation is over: answered, failed, or cancelled (after
- * it has wound down).
+ * is called once the evaluation is over: answered, paused for approval,
+ * failed, or cancelled (after it has wound down).
  */
 export function observeStream<O>(
   stream: EvaluationStream<O>,
-  toEvents: (part: EvaluationStreamPart<O>) => readonly object[],
+  toEvents: (part: EvaluationStreamPart<O>) => readonly object[] | Promise<readonly object[]>,
   onEnd: (ending: StreamEnding) => void,
 ): Observable<MessageEvent> {
   return new Observable<MessageEvent>((subscriber) => {
@@ -28,8 +30,9 @@ export function observeStream<O>(
         const next = await iterator.next();
         if (next.done === true) return ending;
         if (next.value.type === 'answer') ending = 'answered';
+        if (next.value.type === 'interrupted') ending = 'paused';
         if (next.value.type === 'error') ending = 'failed';
-        for (const data of toEvents(next.value)) subscriber.next({ data });
+        for (const data of await toEvents(next.value)) subscriber.next({ data });
       }
     };
     pump().then(

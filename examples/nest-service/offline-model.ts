@@ -10,10 +10,17 @@ import { ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
 
 import { chatPrompt } from './chat-prompt.js';
 import { chatScriptFor } from './chat-script.js';
+import {
+  chatRefundAnswer,
+  refundAskOf,
+  refundCallTurn,
+  type RefundOutcome,
+  refundOutcomeOf,
+} from './refund-script.js';
 
 /** The JSON the scripted model answers with; the runtime parses it into a `SupportReply`. */
 interface ReplyJson {
-  readonly resolution: 'answered' | 'ticket_opened';
+  readonly resolution: 'answered' | 'ticket_opened' | 'refunded' | 'refund_declined';
   readonly reply: string;
   readonly articleIds: readonly string[];
 }
@@ -30,6 +37,10 @@ export interface OfflineModelOptions {
  * the customer's message by {@link scriptFor} (`POST /agent`) or
  * {@link chatScriptFor} (the chat prompt); conversations never take each
  * other's turns. It streams as `ScriptedAdapter` does, a word at a time.
+ * A conversation that paused for approval keeps its script: the resumed
+ * evaluation has the same id and goes on with it. After a `refund_order`
+ * call the model writes its answer from what the call returned (the refund,
+ * or the approver's reason for rejecting it).
  */
 export class OfflineSupportModel extends ProviderAdapter {
   override readonly name: string = 'scripted';
@@ -70,12 +81,14 @@ export class OfflineSupportModel extends ProviderAdapter {
     let script = this.#conversations.get(request.evaluationId);
     if (script === undefined) {
       const message = customerMessage(request);
-      const chat = request.prompt.ns === chatPrompt.ns && request.prompt.key === chatPrompt.key;
-      script = new ScriptedAdapter(chat ? chatScriptFor(message) : scriptFor(message), {
+      script = new ScriptedAdapter(isChat(request) ? chatScriptFor(message) : scriptFor(message), {
         deltaDelayMs: this.#deltaDelayMs,
       });
       this.#conversations.set(request.evaluationId, script);
     }
+    const refund = script.remaining === 0 ? refundOutcomeOf(request) : undefined;
+    if (refund !== undefined)
+      script.push(isChat(request) ? chatRefundAnswer(refund) : refundAnswer(refund));
     return script;
   }
 
@@ -86,11 +99,16 @@ export class OfflineSupportModel extends ProviderAdapter {
 }
 
 /**
- * What the scripted model does with a message: answer password and billing
- * questions from the knowledge base; for anything else, search, open a ticket
- * (a first attempt the validator rejects, then a valid one) and say so.
+ * What the scripted model does with a message: refund the order a refund
+ * request names (`Please refund order A-1042, $120`); answer password and
+ * billing questions from the knowledge base; for anything else, search, open
+ * a ticket (a first attempt the validator rejects, then a valid one) and say so.
  */
 export function scriptFor(message: string): ScriptedTurn[] {
+  const refund = refundAskOf(message);
+  if (refund !== undefined) {
+    return [refundCallTurn(refund, message, 'I will refund that order for you.')];
+  }
   if (/password|log ?in|sign ?in|locked/i.test(message)) {
     return answerFrom('reset password', {
       resolution: 'answered',
@@ -137,6 +155,22 @@ export function scriptFor(message: string): ScriptedTurn[] {
   ];
 }
 
+/** The structured answer after a `refund_order` call. */
+function refundAnswer(outcome: RefundOutcome): ScriptedTurn {
+  const reply: ReplyJson = outcome.issued
+    ? {
+        resolution: 'refunded',
+        reply: `${outcome.message} The money reaches the card that paid within 5 business days.`,
+        articleIds: [],
+      }
+    : {
+        resolution: 'refund_declined',
+        reply: `The refund was not issued: ${outcome.why}`,
+        articleIds: [],
+      };
+  return { text: JSON.stringify(reply), usage: { inputTokens: 655, outputTokens: 49 } };
+}
+
 function answerFrom(query: string, reply: ReplyJson): ScriptedTurn[] {
   return [
     {
@@ -157,6 +191,10 @@ function keywords(message: string): string {
     .filter((word) => word.length >= 3 && !stopWords.has(word))
     .slice(0, 4)
     .join(' ');
+}
+
+function isChat(request: ProviderRequest): boolean {
+  return request.prompt.ns === chatPrompt.ns && request.prompt.key === chatPrompt.key;
 }
 
 function customerMessage(request: ProviderRequest): string {

@@ -8,14 +8,31 @@ import { ChatLog } from './chat-log.js';
 import { chatPrompt } from './chat-prompt.js';
 import { Customer } from './customer.js';
 import { KnowledgeBase } from './knowledge-base.js';
+import { PendingApprovals } from './pending-approvals.js';
+import { RefundDesk } from './refund-desk.js';
+import { RefundSection } from './refund-section.js';
 import { SupportDeskSection } from './support-desk-section.js';
 import { supportPrompt } from './support-prompt.js';
 import { TicketDesk } from './ticket-desk.js';
 
-/** The support service (`POST /agent`) and its chat mode (`GET /`): the agent's section is a provider like any other. */
+/**
+ * The support service (`POST /agent`, approvals at `POST /agent/approvals/:stateId`)
+ * and its chat mode (`GET /`): the agent's sections are providers like any other.
+ * Paused evaluations wait in the `EvaluationStateStore` the affordance module
+ * provides (in memory here; pass `stateStore` to `forRoot` for a durable one).
+ */
 @Module({
   controllers: [AgentController, ChatController],
-  providers: [KnowledgeBase, TicketDesk, Customer, SupportDeskSection, ChatLog],
+  providers: [
+    KnowledgeBase,
+    TicketDesk,
+    RefundDesk,
+    Customer,
+    SupportDeskSection,
+    RefundSection,
+    PendingApprovals,
+    ChatLog,
+  ],
 })
 export class SupportAppModule {
   /** The service with `adapter` as its model; the support and chat prompts are checked at startup. */

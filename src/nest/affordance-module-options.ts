@@ -1,7 +1,13 @@
 import type { FactoryProvider, InjectionToken, ModuleMetadata } from '@nestjs/common';
 import type { Container, Newable } from 'inversify';
 
-import type { AffordanceRuntime, Prompt, ProviderAdapter, RuntimeOptions } from '../index.js';
+import type {
+  AffordanceRuntime,
+  EvaluationStateStore,
+  Prompt,
+  ProviderAdapter,
+  RuntimeOptions,
+} from '../index.js';
 
 /**
  * Builds the module's provider adapter, e.g. `() => new ScriptedAdapter(script)`;
@@ -52,6 +58,15 @@ export interface AffordanceModuleOptions {
    * first request. Prompts not listed are checked at their first evaluation.
    */
   readonly prompts?: readonly Prompt[];
+  /**
+   * Where evaluations paused for a person's approval wait: the module
+   * provides it under the `EvaluationStateStore` class (from `affordance`),
+   * so controllers inject it by type, save `response.interruption.state` in
+   * it and `take` it back when the decisions arrive. Default: a new
+   * `InMemoryEvaluationStateStore` (lost on restart); pass a store backed by
+   * a database to keep paused evaluations across restarts and processes.
+   */
+  readonly stateStore?: EvaluationStateStore;
   /** Whether the module is global (its exports visible in every module). Default `true`. */
   readonly global?: boolean;
 }

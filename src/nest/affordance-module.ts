@@ -2,13 +2,19 @@ import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Container } from 'inversify';
 
-import { AffordanceRuntime, installAffordance, ProviderAdapter } from '../index.js';
+import {
+  AffordanceRuntime,
+  EvaluationStateStore,
+  installAffordance,
+  ProviderAdapter,
+} from '../index.js';
 import {
   type AffordanceModuleAsyncOptions,
   AffordanceModuleOptions,
 } from './affordance-module-options.js';
 import { AffordanceService } from './affordance-service.js';
 import { assertAdapterOption, assertAdapterScope, createAdapter } from './create-adapter.js';
+import { assertStateStore, createStateStore } from './create-state-store.js';
 import { NestSectionBridge } from './nest-section-bridge.js';
 
 /**
@@ -16,8 +22,9 @@ import { NestSectionBridge } from './nest-section-bridge.js';
  * `forRootAsync`), declare `@Section` classes as ordinary providers of any
  * module (constructor injection of Nest services, request scope included),
  * and inject {@link AffordanceService} to evaluate prompts. The module is
- * global by default and exports `AffordanceService`, `AffordanceRuntime` and
- * `ProviderAdapter`.
+ * global by default and exports `AffordanceService`, `AffordanceRuntime`,
+ * `ProviderAdapter` and `EvaluationStateStore` (the `stateStore` option, or an
+ * in-memory store), where controllers keep evaluations paused for approval.
  *
  * @example
  * \@Module({
@@ -33,6 +40,7 @@ export class AffordanceModule {
   static forRoot(options: AffordanceModuleOptions): DynamicModule {
     assertAdapterOption(options.adapter, 'AffordanceModule.forRoot');
     assertAdapterScope(options.adapterScope, 'AffordanceModule.forRoot');
+    assertStateStore(options.stateStore, 'AffordanceModule.forRoot');
     return {
       module: AffordanceModule,
       global: options.global ?? true,
@@ -58,6 +66,7 @@ export class AffordanceModule {
             const resolved = await options.useFactory(...args);
             assertAdapterOption(resolved.adapter, 'AffordanceModule.forRootAsync');
             assertAdapterScope(resolved.adapterScope, 'AffordanceModule.forRootAsync');
+            assertStateStore(resolved.stateStore, 'AffordanceModule.forRootAsync');
             return resolved;
           },
           inject: options.inject ?? [],
@@ -86,8 +95,13 @@ const sharedProviders: Provider[] = [
       createAdapter(runtime, options),
     inject: [AffordanceRuntime, AffordanceModuleOptions],
   },
+  {
+    provide: EvaluationStateStore,
+    useFactory: (options: AffordanceModuleOptions) => createStateStore(options),
+    inject: [AffordanceModuleOptions],
+  },
   NestSectionBridge,
   AffordanceService,
 ];
 
-const exports = [AffordanceService, AffordanceRuntime, ProviderAdapter];
+const exports = [AffordanceService, AffordanceRuntime, ProviderAdapter, EvaluationStateStore];

@@ -2,7 +2,9 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 
 import {
   AffordanceRuntime,
+  type ApprovalDecision,
   ConfigurationError,
+  type EvaluationState,
   type EvaluationStream,
   type Prompt,
   type PromptResponse,
@@ -96,12 +98,52 @@ export class AffordanceService implements OnApplicationBootstrap {
   }
 
   /**
+   * Continues an evaluation of `prompt` that paused for approval (see
+   * `AffordanceRuntime.resume`), with the module's adapter: `state` is the
+   * paused response's `interruption.state` (e.g. taken back from the
+   * injected `EvaluationStateStore`), `decisions` one per pending call, and
+   * `options.session` must be the session the evaluation ran with, at the
+   * version it paused at; pass the same `params`. Sections resolve in the
+   * Nest context of `options.request` (or `options.contextId`), as with
+   * {@link AffordanceService.evaluate}: the request that brings the
+   * decisions, so the calls that run now see that request's request-scoped
+   * providers, not those of the request that paused.
+   * @throws EvaluationStateError, before anything runs, when the runtime refuses the
+   *   state or the decisions (altered, stale or already resumed, another prompt,
+   *   provider or session, changed tools, decisions that do not match the pending calls);
+   *   the state is unchanged and can be resumed once the problem is fixed.
+   * @throws ConfigurationError when the application is not initialised or a section of
+   *   `prompt` cannot be resolved.
+   *
+   * @example
+   * const state = await this.states.take(stateId); // the injected EvaluationStateStore
+   * const response = await this.affordance.resume(supportPrompt, state, decisions, { request, session });
+   */
+  async resume<O>(
+    prompt: Prompt<O>,
+    state: EvaluationState,
+    decisions: readonly ApprovalDecision[],
+    options: Omit<NestEvaluateOptions, 'resume'> = {},
+  ): Promise<PromptResponse<O>> {
+    this.prepare(prompt);
+    const { request, contextId, ...evaluateOptions } = options;
+    const context = this.#bridge.contextFor(request, contextId);
+    return await this.#bridge.run(context, () =>
+      this.runtime.resume(prompt, state, decisions, evaluateOptions),
+    );
+  }
+
+  /**
    * Streams the evaluation of `prompt` with the module's adapter (see
    * `AffordanceRuntime.stream`): iterate it with `for await`, or call
    * `cancel()`. Sections resolve in the Nest context of `options.request` (or
    * `options.contextId`), as with {@link AffordanceService.evaluate}: the
    * evaluation starts on the first read, and every read enters that context,
    * so its tool calls and nested evaluations run in it whoever reads the stream.
+   * With `options.resume: { state, decisions }` (and the evaluation's
+   * `session`) it streams the rest of a paused evaluation, as
+   * {@link AffordanceService.resume} returns it; a refused resume ends the
+   * stream with one `error` part holding the `EvaluationStateError`.
    * @throws ConfigurationError at once, before any part, when the application
    * is not initialised or a section of `prompt` cannot be resolved.
    *

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 import { ChatLog, type ChatRecord } from '../../examples/nest-service/chat-log.js';
+import { RefundDesk } from '../../examples/nest-service/refund-desk.js';
 import { type ChatServer, serveChat } from '../../examples/nest-service/serve-chat.js';
 
 /** The browser: Debian's chromium package unless CHROMIUM_PATH names another Chromium or Chrome. */
@@ -23,6 +24,18 @@ interface View {
     readonly outcome: string;
     readonly message: string;
   }[];
+  /** The approve / reject cards of the last assistant message. */
+  readonly approvals: readonly {
+    readonly title: string;
+    readonly reason: string;
+    readonly arguments: string;
+    readonly decision: string;
+    /** Its buttons that can still be clicked. */
+    readonly enabledButtons: number;
+  }[];
+  /** The assistant text of the last message (every text segment). */
+  readonly text: string;
+  readonly status: string;
   readonly planSteps: readonly string[];
   readonly planStatus: string;
   readonly usage: string;
@@ -49,6 +62,15 @@ const readView = `(() => {
       outcome: card.dataset.outcome,
       message: text(card.querySelector('.tool-message')),
     })),
+    approvals: last === null ? [] : [...last.querySelectorAll('.approval-card')].map((card) => ({
+      title: text(card.querySelector('.approval-title')),
+      reason: text(card.querySelector('.approval-reason')),
+      arguments: text(card.querySelector('.tool-args')),
+      decision: card.dataset.decision,
+      enabledButtons: card.querySelectorAll('button:not(:disabled)').length,
+    })),
+    text: segments.map((segment) => segment.textContent).join(''),
+    status: text(document.getElementById('status')),
     planSteps: [...document.querySelectorAll('#plan-steps li')].map((item) => item.textContent),
     planStatus: text(document.getElementById('plan-status')),
     usage: text(document.getElementById('usage')),
@@ -246,5 +268,115 @@ describe('examples/nest-service chat page, in headless Chromium', () => {
 
     expect(statuses).toEqual([400, 400, 400, 400]);
     expect(chats.all()).toHaveLength(before);
+  });
+
+  describe('approval', () => {
+    const refundMessage = 'Please refund order A-1042, I was charged $120 twice.';
+
+    /** Sends the refund request and waits for the page to show its approval card. */
+    async function pauseForRefund(page: Page): Promise<View> {
+      const before = chats.all().length;
+      await send(page, refundMessage);
+      const samples = await sampleWhile(page, (latest) => latest.state === 'streaming');
+      const paused = samples.at(-1)!;
+      expect(paused.state).toBe('awaiting');
+      const record = await eventually('the server to record the paused chat', () =>
+        chats.all().slice(before).at(-1),
+      );
+      expect([record.message, record.ending, record.executed]).toEqual([
+        refundMessage,
+        'paused',
+        false,
+      ]);
+      return paused;
+    }
+
+    it('should show an approval card, wait, and continue the stream to the answer once Approve is clicked', async () => {
+      const errors: string[] = [];
+      const page = await openChat(errors);
+      const refunds = server!.app.get(RefundDesk);
+      const refundsBefore = refunds.all().length;
+
+      const paused = await pauseForRefund(page);
+
+      expect(paused.approvals).toHaveLength(1);
+      const [card] = paused.approvals;
+      expect(card?.title).toBe('Approve refund_order?');
+      expect(card?.reason).toContain("needs a person's approval");
+      expect(JSON.parse(card?.arguments ?? '{}')).toMatchObject({ orderId: 'A-1042', amount: 120 });
+      expect([card?.decision, card?.enabledButtons]).toEqual(['waiting', 2]);
+      expect(paused.cards.find((shown) => shown.tool === 'refund_order')?.outcome).toBe('awaiting');
+      expect(paused.status).toBe('Waiting for your approval (1).');
+      expect([paused.sendDisabled, paused.cancelDisabled]).toEqual([true, false]);
+      // The styles are inlined (the CSP allows no stylesheet link): the card has its own border colour.
+      const border = await page.evaluate(
+        `getComputedStyle(document.querySelector('.approval-card')).borderTopColor`,
+      );
+      expect(border).toBe('rgb(220, 138, 14)');
+      // Nothing runs while the card waits.
+      await sleep(300);
+      expect((await view(page)).state).toBe('awaiting');
+      expect(refunds.all()).toHaveLength(refundsBefore);
+
+      await page.click('.approval-card .approve');
+      const samples = await sampleWhile(
+        page,
+        (latest) => latest.state === 'awaiting' || latest.state === 'streaming',
+      );
+
+      const final = samples.at(-1)!;
+      expect(final.state).toBe('done');
+      expect(samples.some((sample) => sample.state === 'streaming')).toBe(true);
+      expect(final.approvals.map((shown) => [shown.decision, shown.enabledButtons])).toEqual([
+        ['approved', 0],
+      ]);
+      const refundCard = final.cards.find((shown) => shown.tool === 'refund_order');
+      expect(refundCard?.outcome).toBe('success');
+      const issued = refunds.all().slice(refundsBefore);
+      expect(issued).toMatchObject([{ orderId: 'A-1042', amount: 120 }]);
+      expect(refundCard?.message).toContain(
+        `Refunded $120.00 on order A-1042 (refund ${issued[0]?.id}).`,
+      );
+      // The answer was appended to the same bubble, after the text shown before the pause.
+      expect(final.text.startsWith(paused.text)).toBe(true);
+      expect(final.text).toContain(
+        `Done: Refunded $120.00 on order A-1042 (refund ${issued[0]?.id}).`,
+      );
+      expect(final.usage).toMatch(/^[1-9]\d* input \+ [1-9]\d* output tokens, 2 turns$/);
+      expect(errors).toEqual([]);
+      const record = chats.all().at(-1);
+      expect([record?.ending, record?.executed, record?.toolCalls]).toEqual([
+        'answered',
+        true,
+        [{ tool: 'refund_order', outcome: 'success' }],
+      ]);
+      await page.close();
+    }, 60_000);
+
+    it('should send the reason of a rejection to the agent, whose answer gives it', async () => {
+      const errors: string[] = [];
+      const page = await openChat(errors);
+      const refunds = server!.app.get(RefundDesk);
+      const refundsBefore = refunds.all().length;
+      const why = 'This order was already refunded last week.';
+      await pauseForRefund(page);
+
+      await page.type('.approval-card .approval-message', why);
+      await page.click('.approval-card .reject');
+      const samples = await sampleWhile(
+        page,
+        (latest) => latest.state === 'awaiting' || latest.state === 'streaming',
+      );
+
+      const final = samples.at(-1)!;
+      expect(final.state).toBe('done');
+      expect(final.approvals.map((shown) => shown.decision)).toEqual(['rejected']);
+      expect(final.cards.find((shown) => shown.tool === 'refund_order')?.outcome).toBe('denied');
+      expect(final.text).toContain(`I could not refund that order: ${why}`);
+      expect(refunds.all()).toHaveLength(refundsBefore);
+      expect(chats.all().at(-1)?.toolCalls).toEqual([{ tool: 'refund_order', outcome: 'denied' }]);
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 60_000);
   });
 });

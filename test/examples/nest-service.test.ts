@@ -1,4 +1,8 @@
+import type { INestApplication } from '@nestjs/common';
+
+import type { AgentAnswer, PendingApproval } from '../../examples/nest-service/agent-answer.js';
 import { ask, createApp, demoQuestions, run } from '../../examples/nest-service/main.js';
+import type { Refund } from '../../examples/nest-service/refund-desk.js';
 import { SupportDeskSection } from '../../examples/nest-service/support-desk-section.js';
 import type { Ticket } from '../../examples/nest-service/ticket-desk.js';
 import { latch } from '../support/deferred.js';
@@ -101,6 +105,192 @@ describe('examples/nest-service', () => {
       } finally {
         await app.close();
       }
+    });
+  });
+
+  describe('approvals over HTTP', () => {
+    let app: INestApplication;
+    let url: string;
+
+    beforeEach(async () => {
+      app = await createApp({ offline: true });
+      await app.listen(0, '127.0.0.1');
+      url = await app.getUrl();
+    });
+
+    afterEach(async () => {
+      await app.close();
+    });
+
+    async function post(
+      path: string,
+      body: unknown,
+      customerId = 'c-77',
+    ): Promise<{ status: number; body: unknown }> {
+      const response = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-customer-id': customerId },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    }
+
+    async function getJson<T>(path: string): Promise<T> {
+      return (await (await fetch(`${url}${path}`)).json()) as T;
+    }
+
+    /** Asks for a refund of `amount` dollars on A-1042 and expects the agent to pause for it. */
+    async function pausedRefund(amount: number): Promise<PendingApproval> {
+      const asked = await post('/agent', {
+        message: `Please refund order A-1042, I was charged $${amount} twice.`,
+      });
+      expect(asked.status).toBe(202);
+      return asked.body as PendingApproval;
+    }
+
+    function decide(stateId: string, decisions: unknown) {
+      return post(`/agent/approvals/${stateId}`, { decisions }, 'approver-1');
+    }
+
+    it('should answer 202 with the pending refund, run it once approved, and refuse a second approval', async () => {
+      const paused = await pausedRefund(120);
+      expect(paused.status).toBe('pending');
+      expect(paused.pending).toHaveLength(1);
+      const [call] = paused.pending;
+      expect(call?.tool).toBe('refund_order');
+      expect(call?.params).toMatchObject({ orderId: 'A-1042', amount: 120 });
+      expect(call?.reason).toContain("needs a person's approval");
+
+      // While the agent waits, the service goes on serving: another customer is answered, and nothing was refunded.
+      const other = await ask(url, { customerId: 'c-1', message: 'How do I reset my password?' });
+      expect(other.reply.resolution).toBe('answered');
+      expect(await getJson<Refund[]>('/refunds')).toEqual([]);
+
+      const approved = await decide(paused.stateId, [{ callId: call?.callId, approved: true }]);
+      expect(approved.status).toBe(200);
+      const answer = approved.body as AgentAnswer;
+      expect(answer.status).toBe('answered');
+      expect(answer.reply.resolution).toBe('refunded');
+      expect(answer.refunds).toMatchObject([{ orderId: 'A-1042', amount: 120 }]);
+      expect(answer.reply.reply).toContain(`refund ${answer.refunds[0]?.id}`);
+      expect(answer.toolCalls.map((summary) => [summary.tool, summary.outcome])).toEqual([
+        ['refund_order', 'success'],
+      ]);
+      expect(answer.turns).toBe(2);
+      expect(await getJson<Refund[]>('/refunds')).toEqual(answer.refunds);
+
+      const again = await decide(paused.stateId, [{ callId: call?.callId, approved: true }]);
+      expect(again.status).toBe(404);
+      expect((again.body as { message: string }).message).toMatch(
+        /No paused request waits under .*already resumed.*Fix:/,
+      );
+      expect(await getJson<Refund[]>('/refunds')).toHaveLength(1);
+    });
+
+    it('should tell the customer why when the approver rejects the refund, refunding nothing', async () => {
+      const paused = await pausedRefund(480);
+      const why = 'Refunds over $400 need a manager; I opened a case for one.';
+
+      const rejected = await decide(paused.stateId, [
+        { callId: paused.pending[0]?.callId, approved: false, message: why },
+      ]);
+
+      expect(rejected.status).toBe(200);
+      const answer = rejected.body as AgentAnswer;
+      expect(answer.reply.resolution).toBe('refund_declined');
+      expect(answer.reply.reply).toContain(why);
+      expect(answer.toolCalls.map((summary) => summary.outcome)).toEqual(['denied']);
+      expect(answer.refunds).toEqual([]);
+      expect(await getJson<Refund[]>('/refunds')).toEqual([]);
+    });
+
+    it('should refund below the approval limit at once, with 200', async () => {
+      const asked = await post('/agent', {
+        message: 'Please refund order B-2001: $30 for a late delivery.',
+      });
+
+      expect(asked.status).toBe(200);
+      expect((asked.body as AgentAnswer).refunds).toMatchObject([
+        { orderId: 'B-2001', amount: 30 },
+      ]);
+      expect(await getJson<Refund[]>('/refunds')).toHaveLength(1);
+    });
+
+    it('should refuse malformed decisions with 400, leaving the evaluation to resume', async () => {
+      const paused = await pausedRefund(200);
+      const callId = paused.pending[0]?.callId;
+
+      const statuses = [
+        (await post(`/agent/approvals/${paused.stateId}`, {})).status,
+        (await decide(paused.stateId, [])).status,
+        (await decide(paused.stateId, 'approve')).status,
+        (await decide(paused.stateId, [{ callId, approved: 'yes' }])).status,
+        (await decide(paused.stateId, [{ callId, approved: true, amount: 1 }])).status,
+        (await decide(paused.stateId, [{ approved: true }])).status,
+        (await decide('not-a-state-id', [{ callId, approved: true }])).status,
+      ];
+
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400]);
+      expect(await getJson<Refund[]>('/refunds')).toEqual([]);
+      const approved = await decide(paused.stateId, [{ callId, approved: true }]);
+      expect(approved.status).toBe(200);
+    });
+
+    it('should answer 409 with the reason for a decision naming no pending call, then accept corrected decisions', async () => {
+      const paused = await pausedRefund(90);
+      const callId = paused.pending[0]?.callId ?? '';
+
+      const wrong = await decide(paused.stateId, [{ callId: 'call_9_9', approved: true }]);
+
+      expect(wrong.status).toBe(409);
+      const refusal = wrong.body as { message: string; stateId: string };
+      expect(refusal.message).toContain(
+        `the decision for call 'call_9_9' names no pending call (pending: ${callId}).`,
+      );
+      expect(refusal.message).toContain('Fix: Decide only the calls listed in state.pending');
+      expect(refusal.stateId).toBe(paused.stateId);
+      expect(await getJson<Refund[]>('/refunds')).toEqual([]);
+
+      const corrected = await decide(paused.stateId, [{ callId, approved: true }]);
+      expect(corrected.status).toBe(200);
+      expect((corrected.body as AgentAnswer).refunds).toMatchObject([{ amount: 90 }]);
+    });
+
+    it('should resume a state once when two approvals race', async () => {
+      const paused = await pausedRefund(150);
+      const decisions = [{ callId: paused.pending[0]?.callId, approved: true }];
+
+      const answers = await Promise.all([
+        decide(paused.stateId, decisions),
+        decide(paused.stateId, decisions),
+      ]);
+
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 404]);
+      expect(await getJson<Refund[]>('/refunds')).toHaveLength(1);
+    });
+
+    it('should refuse GET /chat/resume for malformed decisions (400) and unknown states (404)', async () => {
+      const stateId = '6f1c1f9e-2f6a-4c1e-9a51-1d1f0c6f6a11';
+      const decisions = encodeURIComponent(JSON.stringify([{ callId: 'c1', approved: true }]));
+      const queries = [
+        `stateId=${stateId}`,
+        `stateId=${stateId}&decisions=not-json`,
+        `stateId=${stateId}&decisions=${encodeURIComponent('[{"callId":"c1","approved":"yes"}]')}`,
+        `stateId=${stateId}&decisions=${encodeURIComponent('[]')}`,
+        `stateId=nope&decisions=${decisions}`,
+        `stateId=${stateId}&decisions=${decisions}&extra=1`,
+      ];
+
+      const statuses = await Promise.all(
+        queries.map(async (query) => (await fetch(`${url}/chat/resume?${query}`)).status),
+      );
+      const unknown = await fetch(`${url}/chat/resume?stateId=${stateId}&decisions=${decisions}`);
+
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 400]);
+      expect(unknown.status).toBe(404);
+      expect(((await unknown.json()) as { message: string }).message).toContain(
+        `No paused chat waits under ${stateId}`,
+      );
     });
   });
 });
