@@ -29,6 +29,7 @@ const entryPoints = {
   planning: [],
   filesystem: [],
   nest: ['provider'],
+  otel: ['provider'],
 };
 
 const entryNames = Object.keys(entryPoints);

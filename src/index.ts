@@ -200,6 +200,13 @@ export {
 export type { PendingToolCall } from './runtime/approval/pending-tool-call.js';
 export { ProviderAdapter } from './provider/provider-adapter.js';
 export type { RuntimeOptions } from './runtime/runtime-options.js';
+export type { EvaluationObserver } from './runtime/telemetry/evaluation-observer.js';
+export type { EvaluationStart, RuntimeTelemetry } from './runtime/telemetry/runtime-telemetry.js';
+export type {
+  ToolCallEnd,
+  ToolCallEndOutcome,
+  ToolCallObserver,
+} from './runtime/telemetry/tool-call-observer.js';
 export type { ToolCallOutcome } from './runtime/tool-call-outcome.js';
 export type { NestedEvaluate, ToolContextMembers } from './runtime/tool-context-members.js';
 export {

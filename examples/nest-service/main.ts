@@ -1,14 +1,17 @@
 import 'reflect-metadata';
 
-import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import { type DynamicModule, type INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 
-import type { AdapterOption } from 'affordance/nest';
+import type { RuntimeTelemetry } from 'affordance';
+import { type AdapterOption, AffordanceModule } from 'affordance/nest';
 
 import type { AgentAnswer } from './agent-answer.js';
+import { chatPrompt } from './chat-prompt.js';
 import { OfflineSupportModel } from './offline-model.js';
 import { SupportAppModule } from './support-app-module.js';
+import { supportPrompt } from './support-prompt.js';
 import type { Ticket } from './ticket-desk.js';
 
 /** Options of {@link createApp} and {@link run}. */
@@ -42,11 +45,14 @@ export const demoQuestions: readonly Question[] = [
  * The support service as a Nest application (not listening yet). The model
  * is OpenAI when `OPENAI_API_KEY` is set (`OPENAI_MODEL`, default
  * `gpt-5-mini`; `OPENAI_BASE_URL` is read by the SDK) unless `offline`, and
- * the scripted offline model otherwise.
+ * the scripted offline model otherwise. With `AFFORDANCE_TRACE=console`,
+ * every evaluation is traced and its spans printed (see {@link consoleTracing}).
  */
 export async function createApp(options: AppOptions = {}): Promise<INestApplication> {
+  const model = await chooseModel(options);
+  const telemetry = await consoleTracing();
   const app = await NestFactory.create(
-    SupportAppModule.withModel(await chooseModel(options)),
+    telemetry === undefined ? SupportAppModule.withModel(model) : tracedModule(model, telemetry),
     new ExpressAdapter(),
     // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- Nest types its options as a class; literals are how it is configured.
     { logger: ['error', 'warn'], abortOnError: false },
@@ -68,14 +74,58 @@ async function chooseModel(options: AppOptions): Promise<AdapterOption> {
   return () => new OpenAIAdapter(undefined, { model });
 }
 
-/** Sends one question to `POST /agent` as its customer. */
+/**
+ * With `AFFORDANCE_TRACE=console`: registers an OpenTelemetry tracer provider
+ * that prints each span as it ends (the SDK's `ConsoleSpanExporter` behind a
+ * `SimpleSpanProcessor`) and the AsyncLocalStorage context manager, so a
+ * nested evaluation's span is its tool call's child; returns `openTelemetry()`
+ * for the runtime. The SDK packages are loaded only then. In an application,
+ * register the Node SDK with the exporter of your backend instead.
+ */
+async function consoleTracing(): Promise<RuntimeTelemetry | undefined> {
+  if (process.env['AFFORDANCE_TRACE'] !== 'console') return undefined;
+  const [{ context, trace }, { AsyncLocalStorageContextManager }, sdk, { openTelemetry }] =
+    await Promise.all([
+      import('@opentelemetry/api'),
+      import('@opentelemetry/context-async-hooks'),
+      import('@opentelemetry/sdk-trace-base'),
+      import('affordance/otel'),
+    ]);
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(
+    new sdk.BasicTracerProvider({
+      spanProcessors: [new sdk.SimpleSpanProcessor(new sdk.ConsoleSpanExporter())],
+    }),
+  );
+  return openTelemetry();
+}
+
+/** `SupportAppModule.withModel(model)`, its runtime observed by `telemetry`. */
+function tracedModule(model: AdapterOption, telemetry: RuntimeTelemetry): DynamicModule {
+  return {
+    module: SupportAppModule,
+    imports: [
+      AffordanceModule.forRoot({
+        adapter: model,
+        prompts: [supportPrompt, chatPrompt],
+        runtime: { telemetry },
+      }),
+    ],
+  };
+}
+
+/**
+ * Sends one question to `POST /agent` as its customer and returns the answer.
+ * @throws Error when the service does not answer 200, e.g. 202 when the
+ * agent paused for a person's approval (send the decisions to `POST /agent/approvals/:stateId`).
+ */
 export async function ask(url: string, question: Question): Promise<AgentAnswer> {
   const response = await fetch(`${url}/agent`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-customer-id': question.customerId },
     body: JSON.stringify({ message: question.message }),
   });
-  if (!response.ok)
+  if (response.status !== 200)
     throw new Error(`POST /agent answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as AgentAnswer;
 }
@@ -107,6 +157,12 @@ export async function run(print: (line: string) => void = console.log, options: 
       print('');
       print(
         `Try: curl -s ${url}/agent -H 'content-type: application/json' -H 'x-customer-id: c-42' -d '{"message":"How do I invite a teammate?"}'`,
+      );
+      print(
+        `A refund above $50 waits for approval (202 with a stateId): curl -si ${url}/agent -H 'content-type: application/json' -H 'x-customer-id: c-42' -d '{"message":"Please refund order A-1042, I was charged $120 twice."}'`,
+      );
+      print(
+        `Then: curl -s ${url}/agent/approvals/<stateId> -H 'content-type: application/json' -d '{"decisions":[{"callId":"<callId>","approved":true}]}'`,
       );
       print(`Or chat in a browser: ${url}/`);
     }

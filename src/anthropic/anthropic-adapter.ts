@@ -55,6 +55,8 @@ const defaultMaxPauses = 8;
 @injectable()
 export class AnthropicAdapter extends ProviderAdapter {
   override readonly name: string = 'anthropic';
+  /** The model requests ask for (`options.model`). */
+  override readonly model: string;
   // The client and the options hold the API key: kept in private fields (see toJSON and [inspect.custom]).
   readonly #client: Anthropic;
   readonly #options: AnthropicAdapterOptions;
@@ -77,6 +79,7 @@ export class AnthropicAdapter extends ProviderAdapter {
   ) {
     super();
     this.#options = checkAnthropicOptions(options);
+    this.model = options.model;
     this.capabilities = providerCapabilities({
       strictTools: options.strictTools ?? false,
       nativeTools: true,

@@ -55,6 +55,8 @@ export class OpenAIAdapter extends ProviderAdapter {
   override readonly name: string = 'openai';
   /** The API spoken. */
   readonly api: OpenAIApi;
+  /** The model requests ask for (`options.model`). */
+  override readonly model: string;
   // The client and the options hold the API key: kept in private fields, out of what
   // util.inspect, JSON.stringify and Object.keys show (see [inspect.custom] and toJSON).
   readonly #client: OpenAI;
@@ -75,6 +77,7 @@ export class OpenAIAdapter extends ProviderAdapter {
     super();
     this.#options = checkOptions(options);
     this.api = options.api ?? 'responses';
+    this.model = options.model;
     this.capabilities = providerCapabilities({
       strictTools: options.strictTools ?? true,
       nativeTools: this.api === 'responses',

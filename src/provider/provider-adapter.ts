@@ -25,6 +25,12 @@ export abstract class ProviderAdapter {
   abstract readonly capabilities: ProviderCapabilities;
 
   /**
+   * The id of the model this adapter asks for (e.g. `gpt-5-mini`), when it
+   * has one: telemetry reports it as the requested model. Undefined by default.
+   */
+  declare readonly model?: string | undefined;
+
+  /**
    * Sends one request to the provider and returns its answer in neutral form;
    * `usage` is this request's own, the runtime adds it up.
    */

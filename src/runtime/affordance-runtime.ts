@@ -31,6 +31,8 @@ import type {} from './tool-context-members.js';
 import { ToolExecutor } from './tool-executor.js';
 import { checkSecret, checkSeam, positiveInteger } from './runtime-checks.js';
 import { alreadyResuming, openResume, savedBudget } from './approval/open-resume.js';
+import { evaluationStart } from './telemetry/evaluation-start.js';
+import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
 
 const DEFAULT_MAX_TURNS = 24;
 
@@ -65,6 +67,7 @@ export class AffordanceRuntime {
   readonly #stateSecret: string | undefined;
   /** Ids of the saved states being resumed now: a second resume of one waits for no one, it is refused. */
   readonly #resuming = new Set<string>();
+  readonly #telemetry: RuntimeTelemetry | undefined;
 
   constructor(container: Container, options: RuntimeOptions = {}) {
     this.container = container;
@@ -72,6 +75,7 @@ export class AffordanceRuntime {
     this.clock = options.clock ?? systemClock;
     this.#resources = options.resources ?? new ResourceRegistry();
     this.#stateSecret = checkSecret(options.stateSecret);
+    this.#telemetry = options.telemetry;
     this.#executor = new ToolExecutor({
       readOnlyConcurrency: positiveInteger(
         options.readOnlyConcurrency ?? DEFAULT_READ_ONLY_CONCURRENCY,
@@ -259,8 +263,11 @@ export class AffordanceRuntime {
     sink: PartSink | undefined,
     resume?: ResumePoint | (() => ResumePoint),
   ): Promise<PromptResponse<O>> {
+    const observer = this.#telemetry?.startEvaluation(
+      evaluationStart(scope, options, sink !== undefined, resume !== undefined),
+    );
     try {
-      return await new EvaluationRun<O>({
+      const response = await new EvaluationRun<O>({
         scope,
         executor: this.#executor,
         clock: this.clock,
@@ -269,7 +276,14 @@ export class AffordanceRuntime {
         sink,
         resume: typeof resume === 'function' ? resume() : resume,
         stateSecret: this.#stateSecret,
+        observer,
       }).run();
+      if (response.status === 'completed') observer?.completed(response);
+      else observer?.paused(response);
+      return response;
+    } catch (error) {
+      observer?.failed(error);
+      throw error;
     } finally {
       await scope.dispose();
     }

@@ -2,7 +2,6 @@ import type { Clock } from '../core/clock.js';
 import { BudgetExceededError } from '../core/errors/budget-exceeded-error.js';
 import { DeadlineExceededError } from '../core/errors/deadline-exceeded-error.js';
 import { describeThrown } from '../core/errors/describe-thrown.js';
-import { OutputParseError } from '../core/errors/output-parse-error.js';
 import {
   PromptEvaluationError,
   type PromptEvaluationPhase,
@@ -15,7 +14,6 @@ import type {
 } from '../provider/conversation.js';
 import type { ProviderRequest, RequestOutput } from '../provider/provider-request.js';
 import type { TokenUsage } from '../provider/token-usage.js';
-import { parseStructuredOutput } from '../schema/parse-structured-output.js';
 import { assertCallOpen } from '../session/call-frame.js';
 import { evaluationEventFields } from './events/event-fields.js';
 import { PromptExecuted } from './events/prompt-executed.js';
@@ -32,6 +30,8 @@ import { recordNativeCall } from './record-native-call.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 import type { PausedCalls, ToolExecutor } from './tool-executor.js';
+import { parseAnswer } from './parse-answer.js';
+import type { EvaluationObserver } from './telemetry/evaluation-observer.js';
 
 /** What one evaluation needs from the runtime that runs it. */
 export interface EvaluationRunInit {
@@ -46,6 +46,8 @@ export interface EvaluationRunInit {
   readonly resume?: ResumePoint | undefined;
   /** Signs the state saved when the evaluation pauses for approval. */
   readonly stateSecret?: string | undefined;
+  /** Follows the evaluation for tracing and metrics, when the runtime has telemetry. */
+  readonly observer?: EvaluationObserver | undefined;
 }
 
 /**
@@ -70,6 +72,7 @@ export class EvaluationRun<O> {
   readonly #sink: PartSink | undefined;
   readonly #resume: ResumePoint | undefined;
   readonly #stateSecret: string | undefined;
+  readonly #observer: EvaluationObserver | undefined;
   #toolChoice: ToolChoice;
   #usage: TokenUsage | undefined;
 
@@ -82,6 +85,7 @@ export class EvaluationRun<O> {
     this.#sink = init.sink;
     this.#label = init.scope.prompt.label;
     this.#stateSecret = init.stateSecret;
+    this.#observer = init.observer;
     const resume = init.resume;
     this.#resume = resume;
     if (resume === undefined) {
@@ -171,13 +175,12 @@ export class EvaluationRun<O> {
       deadline: scope.deadline,
       clock: this.#clock,
     };
-    const sink = this.#sink;
+    const observer = this.#observer;
     let answer: ProviderTurn;
     try {
-      answer =
-        sink === undefined
-          ? await scope.adapter.request(request)
-          : await streamTurn(scope.adapter, request, sink);
+      answer = await (observer === undefined
+        ? this.#send(request)
+        : observer.observeRequest(request, () => this.#send(request)));
     } catch (error) {
       if (PromptEvaluationError.is(error)) throw error;
       // A request cut short by the deadline or a cancellation says so, whatever the adapter threw.
@@ -193,6 +196,7 @@ export class EvaluationRun<O> {
     for (const native of answer.nativeCalls ?? []) {
       const outcome = recordNativeCall(scope, native, this.#usage);
       this.#toolCalls.push(outcome);
+      observer?.nativeCall(outcome.event);
       this.#emit({ type: 'native-call', turn, event: outcome.event });
     }
     this.checkBudget();
@@ -203,6 +207,13 @@ export class EvaluationRun<O> {
       toolCalls: answer.toolCalls?.length ?? 0,
     });
     return answer;
+  }
+
+  /** Sends `request` to the adapter, streamed when the evaluation is. */
+  #send(request: ProviderRequest): Promise<ProviderTurn> {
+    const sink = this.#sink;
+    const adapter = this.#scope.adapter;
+    return sink === undefined ? adapter.request(request) : streamTurn(adapter, request, sink);
   }
 
   /**
@@ -239,6 +250,7 @@ export class EvaluationRun<O> {
     const { outcomes, paused } = await this.#executor.execute(this.#scope, calls, {
       decisions,
       usage: this.#usage,
+      observer: this.#observer,
       onOutcome:
         sink === undefined
           ? undefined
@@ -298,7 +310,9 @@ export class EvaluationRun<O> {
   async finish(answer: ProviderTurn, turn: number): Promise<CompletedResponse<O>> {
     const scope = this.#scope;
     this.stopIfOver('while finishing the answer', 'response');
-    const result = await this.#parseAnswer(answer);
+    const result = await parseAnswer(answer, this.#output, (error) =>
+      this.fail(error.message, 'response', { cause: error, providerPayload: answer.raw }),
+    );
     const response: CompletedResponse<O> = {
       status: 'completed',
       interruption: undefined,
@@ -340,24 +354,6 @@ export class EvaluationRun<O> {
     extra: { cause?: unknown; providerPayload?: unknown } = {},
   ): PromptEvaluationError {
     return new PromptEvaluationError(message, { phase, prompt: this.#label, ...extra });
-  }
-
-  async #parseAnswer(answer: ProviderTurn): Promise<{ text: string | null; output: unknown }> {
-    const text = answer.text ?? null;
-    const output = this.#output;
-    if (output === undefined) return { text, output: null };
-    try {
-      const parsed = await parseStructuredOutput(output.type, output.container, {
-        text,
-        parsed: answer.parsed,
-      });
-      return { text: null, output: parsed };
-    } catch (error) {
-      if (OutputParseError.is(error)) {
-        throw this.fail(error.message, 'response', { cause: error, providerPayload: answer.raw });
-      }
-      throw error;
-    }
   }
 
   private stopIfOver(activity: string, phase: PromptEvaluationPhase): void {

@@ -1,5 +1,6 @@
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import type { Clock } from '../core/clock.js';
+import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
 
 /** Options of the affordance runtime (given to `installAffordance`). */
 export interface RuntimeOptions {
@@ -18,4 +19,9 @@ export interface RuntimeOptions {
    * states carry a plain SHA-256 digest that catches accidental changes only.
    */
   readonly stateSecret?: string;
+  /**
+   * Observes every evaluation for tracing and metrics, e.g. `openTelemetry()`
+   * from `affordance/otel`. None by default: evaluations then pay nothing for it.
+   */
+  readonly telemetry?: RuntimeTelemetry | undefined;
 }

@@ -23,6 +23,9 @@ import type { HeldCall, Invocation } from './call-ending.js';
 import { invokeToolCall, restoreSnapshot } from './tool-invocation.js';
 import type { ApprovalDecision } from './approval/approval-decision.js';
 import type { PendingToolCall } from './approval/pending-tool-call.js';
+import type { EvaluationObserver } from './telemetry/evaluation-observer.js';
+import type { ToolCallObserver } from './telemetry/tool-call-observer.js';
+import { endHeldCalls, endStoppedCall } from './telemetry/end-tool-call.js';
 
 /** Options of a {@link ToolExecutor}. */
 export interface ToolExecutorOptions {
@@ -40,6 +43,8 @@ export interface ExecuteOptions {
   readonly onOutcome?: ((outcome: ToolCallOutcome) => void) | undefined;
   /** A person's decisions for calls that were pending, by call id. */
   readonly decisions?: ReadonlyMap<string, ApprovalDecision> | undefined;
+  /** Follows each call for tracing and metrics, when the runtime has telemetry. */
+  readonly observer?: EvaluationObserver | undefined;
 }
 
 /** Where a turn's calls stopped to wait for a person. */
@@ -90,12 +95,16 @@ export class ToolExecutor {
     options: ExecuteOptions = {},
   ): Promise<ExecutedCalls> {
     const outcomes: ToolCallOutcome[] = [];
+    const observer = options.observer;
     let index = 0;
     while (index < calls.length) {
       const start = index;
       const batch = this.#nextBatch(scope, calls, index);
       index += batch.length;
-      const held = await this.#invokeAll(scope, batch, options.decisions);
+      // The observers of the batch's calls, by position; filled as each call starts.
+      const observed =
+        observer === undefined ? undefined : new Array<ToolCallObserver>(batch.length);
+      const held = await this.#invokeAll(scope, batch, options.decisions, observed, observer);
       const firstHeld = held.findIndex((invocation) => invocation.kind === 'pending');
       // Read-only calls after a pending one in the same batch are run again on resume, unrecorded now.
       const invocations = (firstHeld < 0 ? held : held.slice(0, firstHeld)) as Invocation[];
@@ -108,18 +117,20 @@ export class ToolExecutor {
       }
       let stop: PromptEvaluationError | undefined;
       try {
-        for (const invocation of invocations) {
+        for (let at = 0; at < invocations.length; at += 1) {
+          const invocation = invocations[at] as Invocation;
           if (invocation.kind === 'stopped') stop ??= invocation.error;
           // Every interrupted call gets its record; a call stopped before it ran gets none.
           if (invocation.kind === 'completed' || invocation.recorded) {
-            const outcome = this.#record(scope, invocation, options.usage);
+            const outcome = this.#record(scope, invocation, options.usage, observed?.[at]);
             outcomes.push(outcome);
             options.onOutcome?.(outcome);
-          }
+          } else if (observed !== undefined) endStoppedCall(observed[at], invocation);
         }
       } finally {
         release?.();
       }
+      if (observed !== undefined && firstHeld >= 0) endHeldCalls(observed, held, firstHeld);
       if (stop !== undefined) throw stop;
       if (firstHeld >= 0) {
         const first = held[firstHeld] as Extract<HeldCall, { kind: 'pending' }>;
@@ -170,20 +181,30 @@ export class ToolExecutor {
     scope: EvaluationScope,
     batch: readonly ProviderToolCall[],
     decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
+    observed: ToolCallObserver[] | undefined,
+    observer: EvaluationObserver | undefined,
   ): Promise<(Invocation | HeldCall)[]> {
     const clock = this.#options.clock;
-    const invoke = (call: ProviderToolCall): Promise<Invocation | HeldCall> =>
+    const plain = (call: ProviderToolCall): Promise<Invocation | HeldCall> =>
       decisions === undefined
         ? invokeToolCall(scope, call, clock)
         : invokeToolCall(scope, call, clock, { decision: decisions.get(call.callId) });
-    if (batch.length === 1) return [await invoke(batch[0] as ProviderToolCall)];
+    const invoke =
+      observer === undefined
+        ? plain
+        : (call: ProviderToolCall, position: number): Promise<Invocation | HeldCall> => {
+            const callObserver = observer.startToolCall(call, decisions?.get(call.callId));
+            (observed as ToolCallObserver[])[position] = callObserver;
+            return callObserver.run(() => plain(call));
+          };
+    if (batch.length === 1) return [await invoke(batch[0] as ProviderToolCall, 0)];
     const results = new Array<Invocation | HeldCall>(batch.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < batch.length) {
         const position = next;
         next += 1;
-        results[position] = await invoke(batch[position] as ProviderToolCall);
+        results[position] = await invoke(batch[position] as ProviderToolCall, position);
       }
     };
     const workers = Math.max(1, Math.min(this.#options.readOnlyConcurrency, batch.length));
@@ -196,6 +217,7 @@ export class ToolExecutor {
     scope: EvaluationScope,
     invocation: Invocation,
     usage: TokenUsage | undefined,
+    observer: ToolCallObserver | undefined,
   ): ToolCallOutcome {
     const { call } = invocation;
     // The model reads the original result; the session keeps a copy where a copy is faithful.
@@ -220,6 +242,14 @@ export class ToolExecutor {
       result = withReducerErrors(result, dispatched.errors);
       message = modelTextOf(result);
     }
+    observer?.ended({
+      outcome: event.outcome,
+      event,
+      // A failed call was undone from its snapshot (see tool-invocation.ts); so was a success its reducers refused.
+      rolledBack: invocation.snapshot !== undefined && (!result.success || !dispatched.ok),
+      error: undefined,
+      reason: undefined,
+    });
     return { call, result, message, event };
   }
 }

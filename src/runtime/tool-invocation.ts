@@ -344,7 +344,8 @@ class ToolCallRun {
   ): Invocation {
     const failure: CallFailure = failureFor(this.#scope, this.#tool, error);
     rollBack(snapshot, frame, failure.outcome === 'unknown' ? 'was interrupted' : 'failed');
-    return this.#ending.failed(failure, { params, release });
+    // The snapshot goes with the invocation so its record can say the call was rolled back.
+    return this.#ending.failed(failure, { params, release, snapshot });
   }
 
   /** Closing the call's scope failed (a deactivation hook or resource threw): the call fails. */

@@ -55,6 +55,8 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'EVALUATION_STATE_VERSION',
     'EvaluationId',
     'EvaluationInterruption',
+    'EvaluationObserver',
+    'EvaluationStart',
     'EvaluationState',
     'EvaluationStateError',
     'EvaluationStateErrorOptions',
@@ -156,6 +158,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'ResultDeclaration',
     'ResumeRequest',
     'RuntimeOptions',
+    'RuntimeTelemetry',
     'SavedMessage',
     'SavedToolCall',
     'SavedToolResult',
@@ -193,7 +196,10 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'TOOL_NAME_PATTERN',
     'ToolApproval',
     'ToolCallClosedError',
+    'ToolCallEnd',
+    'ToolCallEndOutcome',
     'ToolCallId',
+    'ToolCallObserver',
     'ToolCallOutcome',
     'ToolCallSignal',
     'ToolChoice',
@@ -384,6 +390,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'AffordanceService',
     'NestEvaluateOptions',
   ],
+  'affordance/otel': ['openTelemetry', 'OpenTelemetryOptions', 'recordRetry'],
 };
 
 const files: Readonly<Record<string, string>> = {
@@ -395,6 +402,7 @@ const files: Readonly<Record<string, string>> = {
   'affordance/planning': 'src/planning/index.ts',
   'affordance/filesystem': 'src/filesystem/index.ts',
   'affordance/nest': 'src/nest/index.ts',
+  'affordance/otel': 'src/otel/index.ts',
 };
 
 function exportedNames(): Record<string, string[]> {
