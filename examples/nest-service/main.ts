@@ -1,17 +1,15 @@
 import 'reflect-metadata';
 
-import { type DynamicModule, type INestApplication, ValidationPipe } from '@nestjs/common';
+import { type INestApplication, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 
 import type { RuntimeTelemetry } from 'affordance';
-import { type AdapterOption, AffordanceModule } from 'affordance/nest';
+import type { AdapterOption } from 'affordance/nest';
 
 import type { AgentAnswer } from './agent-answer.js';
-import { chatPrompt } from './chat-prompt.js';
 import { OfflineSupportModel } from './offline-model.js';
 import { SupportAppModule } from './support-app-module.js';
-import { supportPrompt } from './support-prompt.js';
 import type { Ticket } from './ticket-desk.js';
 
 /** Options of {@link createApp} and {@link run}. */
@@ -52,7 +50,7 @@ export async function createApp(options: AppOptions = {}): Promise<INestApplicat
   const model = await chooseModel(options);
   const telemetry = await consoleTracing();
   const app = await NestFactory.create(
-    telemetry === undefined ? SupportAppModule.withModel(model) : tracedModule(model, telemetry),
+    SupportAppModule.withModel(model, telemetry === undefined ? {} : { telemetry }),
     new ExpressAdapter(),
     // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- Nest types its options as a class; literals are how it is configured.
     { logger: ['error', 'warn'], abortOnError: false },
@@ -98,20 +96,6 @@ async function consoleTracing(): Promise<RuntimeTelemetry | undefined> {
     }),
   );
   return openTelemetry();
-}
-
-/** `SupportAppModule.withModel(model)`, its runtime observed by `telemetry`. */
-function tracedModule(model: AdapterOption, telemetry: RuntimeTelemetry): DynamicModule {
-  return {
-    module: SupportAppModule,
-    imports: [
-      AffordanceModule.forRoot({
-        adapter: model,
-        prompts: [supportPrompt, chatPrompt],
-        runtime: { telemetry },
-      }),
-    ],
-  };
 }
 
 /**

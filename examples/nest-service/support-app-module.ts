@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 
+import type { RuntimeOptions } from 'affordance';
 import { type AdapterOption, AffordanceModule } from 'affordance/nest';
 
 import { AgentController } from './agent-controller.js';
@@ -35,11 +36,13 @@ import { TicketDesk } from './ticket-desk.js';
   ],
 })
 export class SupportAppModule {
-  /** The service with `adapter` as its model; the support and chat prompts are checked at startup. */
-  static withModel(adapter: AdapterOption): DynamicModule {
+  /** The service with `adapter` as its model (and `runtime` options, e.g. telemetry); the support and chat prompts are checked at startup. */
+  static withModel(adapter: AdapterOption, runtime: RuntimeOptions = {}): DynamicModule {
     return {
       module: SupportAppModule,
-      imports: [AffordanceModule.forRoot({ adapter, prompts: [supportPrompt, chatPrompt] })],
+      imports: [
+        AffordanceModule.forRoot({ adapter, prompts: [supportPrompt, chatPrompt], runtime }),
+      ],
     };
   }
 }
