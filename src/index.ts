@@ -54,6 +54,10 @@ export {
 } from './core/errors/output-parse-error.js';
 export type { ClassRef, PromptErrorFields } from './core/errors/prompt-error-fields.js';
 export {
+  SessionConflictError,
+  type SessionConflictErrorOptions,
+} from './core/errors/session-conflict-error.js';
+export {
   PromptEvaluationError,
   type PromptEvaluationErrorOptions,
   type PromptEvaluationPhase,
@@ -183,7 +187,8 @@ export type {
   PromptResponseFields,
 } from './runtime/prompt-response.js';
 export type { ApprovalDecision } from './runtime/approval/approval-decision.js';
-export type { ResumeRequest } from './runtime/approval/resume-request.js';
+export type { EvaluationRecovery, ResumeRequest } from './runtime/approval/resume-request.js';
+export type { EvaluationCheckpoint } from './runtime/evaluation-checkpoint.js';
 export type { EvaluationInterruption } from './runtime/approval/evaluation-interruption.js';
 export {
   EVALUATION_STATE_FORMAT,

@@ -6,6 +6,7 @@ import type { Budget } from './limits/budget.js';
 import type { BudgetTracker } from './limits/budget-tracker.js';
 import type { ToolChoice } from '../provider/conversation.js';
 import type { Deadline } from './limits/deadline.js';
+import type { EvaluationCheckpoint } from './evaluation-checkpoint.js';
 import type { ResumeRequest } from './approval/resume-request.js';
 
 /** Options of `runtime.evaluate(prompt, options)` (and of `context.evaluate` for nested evaluations). */
@@ -43,4 +44,10 @@ export interface EvaluateOptions {
    * `deadline` applies to the resumed run only (the pause does not count).
    */
   readonly resume?: ResumeRequest | undefined;
+  /**
+   * Where the evaluation reports the points it can be recovered from (each
+   * awaited), for a process that may die mid-evaluation; see
+   * {@link EvaluationCheckpoint}. Nested evaluations do not inherit it.
+   */
+  readonly checkpoint?: EvaluationCheckpoint | undefined;
 }

@@ -16,7 +16,7 @@ import type { ProviderRequest, RequestOutput } from '../provider/provider-reques
 import type { TokenUsage } from '../provider/token-usage.js';
 import { assertCallOpen } from '../session/call-frame.js';
 import { evaluationEventFields } from './events/event-fields.js';
-import { PromptExecuted } from './events/prompt-executed.js';
+import { recordPromptExecuted } from './record-prompt-executed.js';
 import { PromptRendered } from './events/prompt-rendered.js';
 import type { EvaluateOptions } from './evaluate-options.js';
 import type { EvaluationStreamPart } from './evaluation-stream-part.js';
@@ -25,6 +25,7 @@ import type { PartSink } from './evaluation-stream.js';
 import type { CompletedResponse, InterruptedResponse, PromptResponse } from './prompt-response.js';
 import type { ApprovalDecision } from './approval/approval-decision.js';
 import type { ResumePoint } from './approval/resume-point.js';
+import type { EvaluationState } from './approval/evaluation-state.js';
 import { saveEvaluationState } from './approval/save-evaluation-state.js';
 import { recordNativeCall } from './record-native-call.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
@@ -117,6 +118,7 @@ export class EvaluationRun<O> {
       this.start();
     } else {
       turn = resume.turn;
+      await this.#checkpointTurn(resume.remaining, turn, resume.decisions);
       const paused = await this.#runCalls(resume.remaining, turn, resume.decisions);
       if (paused !== undefined) return this.#interrupt(paused, turn);
       turn += 1;
@@ -237,6 +239,7 @@ export class EvaluationRun<O> {
       toolCalls: calls,
       providerItems: answer.providerItems ?? [],
     });
+    await this.#checkpointTurn(calls, turn, undefined);
     return await this.#runCalls(calls, turn, undefined);
   }
 
@@ -251,6 +254,7 @@ export class EvaluationRun<O> {
       decisions,
       usage: this.#usage,
       observer: this.#observer,
+      checkpoint: this.#options.checkpoint,
       onOutcome:
         sink === undefined
           ? undefined
@@ -281,8 +285,27 @@ export class EvaluationRun<O> {
   /** The response of an evaluation paused in turn `turn`, with the state to resume from. */
   #interrupt(paused: PausedCalls, turn: number): InterruptedResponse {
     const scope = this.#scope;
-    const state = saveEvaluationState({
-      scope,
+    return {
+      status: 'interrupted',
+      promptName: scope.prompt.name,
+      evaluationId: scope.evaluationId,
+      text: null,
+      output: null,
+      toolCalls: this.#toolCalls,
+      turns: turn + 1,
+      usage: this.#usage,
+      interruption: {
+        pending: paused.pending,
+        state: this.#state(paused, turn),
+        session: scope.session,
+      },
+    };
+  }
+
+  /** The state that resumes the evaluation at `paused`, in turn `turn`. */
+  #state(paused: PausedCalls, turn: number): EvaluationState {
+    return saveEvaluationState({
+      scope: this.#scope,
       messages: this.#messages,
       paused,
       usage: this.#usage,
@@ -293,17 +316,18 @@ export class EvaluationRun<O> {
       clock: this.#clock,
       secret: this.#stateSecret,
     });
-    return {
-      status: 'interrupted',
-      promptName: scope.prompt.name,
-      evaluationId: scope.evaluationId,
-      text: null,
-      output: null,
-      toolCalls: this.#toolCalls,
-      turns: turn + 1,
-      usage: this.#usage,
-      interruption: { pending: paused.pending, state, session: scope.session },
-    };
+  }
+
+  /** Tells the checkpoint, if any, that `calls` of turn `turn` are about to run. */
+  async #checkpointTurn(
+    calls: readonly ProviderToolCall[],
+    turn: number,
+    decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
+  ): Promise<void> {
+    const checkpoint = this.#options.checkpoint;
+    if (checkpoint?.turnStarted === undefined || calls.length === 0) return;
+    const decided = decisions === undefined ? [] : [...decisions.values()];
+    await checkpoint.turnStarted(this.#state({ pending: [], remaining: calls, decided }, turn));
   }
 
   /** Parses the structured output of the final answer, records `PromptExecuted` and builds the response. */
@@ -324,26 +348,12 @@ export class EvaluationRun<O> {
       turns: turn + 1,
       usage: this.#usage,
     };
-    const executed = scope.session.dispatch(
-      new PromptExecuted(
-        Object.assign(evaluationEventFields(scope), {
-          result: { text: result.text, output: result.output },
-          usage: this.#usage,
-          durationMs: Math.max(0, this.#clock.now() - this.#started),
-        }),
-      ),
+    recordPromptExecuted(
+      scope,
+      response,
+      Math.max(0, this.#clock.now() - this.#started),
+      (message, extra) => this.fail(message, 'response', extra),
     );
-    if (!executed.ok) {
-      throw this.fail(
-        `Recording the result failed: ${executed.errors.map((failure) => describeThrown(failure.error)).join('; ')}. ` +
-          'Fix the failing PromptExecuted subscriber or reducer; the answer is in providerPayload.',
-        'response',
-        {
-          cause: new AggregateError(executed.errors.map((failure) => failure.error)),
-          providerPayload: response,
-        },
-      );
-    }
     return response;
   }
 

@@ -23,6 +23,7 @@ import type { HeldCall, Invocation } from './call-ending.js';
 import { invokeToolCall, restoreSnapshot } from './tool-invocation.js';
 import type { ApprovalDecision } from './approval/approval-decision.js';
 import type { PendingToolCall } from './approval/pending-tool-call.js';
+import type { EvaluationCheckpoint } from './evaluation-checkpoint.js';
 import type { EvaluationObserver } from './telemetry/evaluation-observer.js';
 import type { ToolCallObserver } from './telemetry/tool-call-observer.js';
 import { endHeldCalls, endStoppedCall } from './telemetry/end-tool-call.js';
@@ -45,6 +46,8 @@ export interface ExecuteOptions {
   readonly decisions?: ReadonlyMap<string, ApprovalDecision> | undefined;
   /** Follows each call for tracing and metrics, when the runtime has telemetry. */
   readonly observer?: EvaluationObserver | undefined;
+  /** Told before each batch of calls starts and after its outcomes are recorded (each awaited). */
+  readonly checkpoint?: EvaluationCheckpoint | undefined;
 }
 
 /** Where a turn's calls stopped to wait for a person. */
@@ -96,6 +99,7 @@ export class ToolExecutor {
   ): Promise<ExecutedCalls> {
     const outcomes: ToolCallOutcome[] = [];
     const observer = options.observer;
+    const checkpoint = options.checkpoint;
     let index = 0;
     while (index < calls.length) {
       const start = index;
@@ -104,6 +108,8 @@ export class ToolExecutor {
       // The observers of the batch's calls, by position; filled as each call starts.
       const observed =
         observer === undefined ? undefined : new Array<ToolCallObserver>(batch.length);
+      if (checkpoint?.callsStarting !== undefined) await checkpoint.callsStarting(batch);
+      const recordedBefore = outcomes.length;
       const held = await this.#invokeAll(scope, batch, options.decisions, observed, observer);
       const firstHeld = held.findIndex((invocation) => invocation.kind === 'pending');
       // Read-only calls after a pending one in the same batch are run again on resume, unrecorded now.
@@ -131,6 +137,9 @@ export class ToolExecutor {
         release?.();
       }
       if (observed !== undefined && firstHeld >= 0) endHeldCalls(observed, held, firstHeld);
+      if (checkpoint?.callsRecorded !== undefined && outcomes.length > recordedBefore) {
+        await checkpoint.callsRecorded(outcomes.slice(recordedBefore));
+      }
       if (stop !== undefined) throw stop;
       if (firstHeld >= 0) {
         const first = held[firstHeld] as Extract<HeldCall, { kind: 'pending' }>;

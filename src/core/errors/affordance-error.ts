@@ -13,6 +13,7 @@ export type AffordanceErrorCode =
   | 'prompt_overrides'
   | 'prompt_render'
   | 'prompt_validation'
+  | 'session_conflict'
   | 'tool_call_closed'
   | 'tool_validation';
 

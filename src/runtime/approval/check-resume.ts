@@ -4,7 +4,7 @@ import type { RenderedPrompt } from '../../prompt/rendered-prompt.js';
 import type { ProviderAdapter } from '../../provider/provider-adapter.js';
 import type { Session } from '../../session/session.js';
 import type { ApprovalDecision } from './approval-decision.js';
-import type { ResumeRequest } from './resume-request.js';
+import type { EvaluationRecovery, ResumeRequest } from './resume-request.js';
 import {
   EVALUATION_STATE_FORMAT,
   EVALUATION_STATE_VERSION,
@@ -17,6 +17,8 @@ export interface CheckedResume {
   readonly state: EvaluationState;
   /** The decisions for the remaining calls, by call id (this resume's and earlier ones'). */
   readonly decisions: ReadonlyMap<string, ApprovalDecision>;
+  /** Set when recovering from a checkpoint of a process that died. */
+  readonly recovery: EvaluationRecovery | undefined;
 }
 
 /** What a resume is checked against. @internal */
@@ -53,8 +55,9 @@ export function checkResume(request: ResumeRequest, target: ResumeTarget): Check
       `Resume with a '${state.adapter}' adapter (options.adapter or the one bound to ProviderAdapter).`,
     );
   }
-  checkSession(state, target.session, refuse);
-  return { state, decisions: checkDecisions(state, request.decisions, refuse) };
+  const recovery = checkRecovery(request.recovery, refuse);
+  checkSession(state, target.session, recovery === undefined, refuse);
+  return { state, decisions: checkDecisions(state, request.decisions, refuse), recovery };
 }
 
 /**
@@ -134,7 +137,28 @@ function checkIntegrity(state: EvaluationState, secret: string | undefined, refu
   }
 }
 
-function checkSession(state: EvaluationState, session: Session | undefined, refuse: Refuse): void {
+function checkRecovery(
+  recovery: EvaluationRecovery | undefined,
+  refuse: Refuse,
+): EvaluationRecovery | undefined {
+  if (recovery === undefined) return undefined;
+  // Read from JSON, so checked rather than trusted.
+  const started: unknown = (recovery as Partial<EvaluationRecovery> | null)?.startedCalls;
+  if (!Array.isArray(started) || !started.every((id) => typeof id === 'string')) {
+    throw refuse(
+      'recovery.startedCalls must be an array of call ids.',
+      'Pass { startedCalls: [...] } with the ids the checkpoint saw start (callsStarting), or [] when none.',
+    );
+  }
+  return { startedCalls: [...started] };
+}
+
+function checkSession(
+  state: EvaluationState,
+  session: Session | undefined,
+  sameVersion: boolean,
+  refuse: Refuse,
+): void {
   const saved = state.session;
   if (session === undefined) {
     throw refuse(
@@ -148,7 +172,7 @@ function checkSession(state: EvaluationState, session: Session | undefined, refu
       `Pass session ${saved.sessionId}, the one the evaluation ran with.`,
     );
   }
-  if (session.version !== saved.version) {
+  if (sameVersion && session.version !== saved.version) {
     throw refuse(
       `the state is stale: session ${saved.sessionId} changed since the evaluation paused (version ${saved.version} then, ${session.version} now), e.g. because this state was already resumed.`,
       'Resume the newest state of this evaluation (the one its last resume returned), or start a new evaluation.',

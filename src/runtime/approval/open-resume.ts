@@ -4,6 +4,7 @@ import { Budget } from '../limits/budget.js';
 import type { EvaluationScope } from '../scope/evaluation-scope.js';
 import { type CheckedResume, checkContract } from './check-resume.js';
 import type { EvaluationState } from './evaluation-state.js';
+import { recoverCalls } from './recover-calls.js';
 import { type ResumePoint, resumePoint } from './resume-point.js';
 
 /** The token limits a paused evaluation ran under. @internal */
@@ -22,8 +23,20 @@ export function savedBudget(state: EvaluationState | undefined): Budget | undefi
  * resume point; the budget tracker gets the usage so far.
  */
 export function openResume(scope: EvaluationScope, checked: CheckedResume): () => ResumePoint {
-  checkContract(checked.state, scope.rendered, scope.prompt.label);
-  const point = resumePoint(checked.state, checked.decisions, scope.session);
+  const { state, recovery } = checked;
+  checkContract(state, scope.rendered, scope.prompt.label);
+  let point: ResumePoint;
+  if (recovery === undefined) {
+    point = resumePoint(state, checked.decisions, scope.session);
+  } else {
+    // Calls recorded after the checkpoint, or interrupted by the crash, are settled before the rest run.
+    const recovered = recoverCalls(scope, state.remaining, recovery);
+    const base = resumePoint(state, checked.decisions, scope.session);
+    point = Object.assign({}, base, {
+      messages: [...base.messages, ...recovered.messages],
+      remaining: recovered.remaining,
+    });
+  }
   if (point.usage !== undefined) {
     scope.budgetTracker?.recordCumulative(scope.evaluationId, point.usage);
   }
