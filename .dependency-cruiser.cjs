@@ -30,6 +30,9 @@ const entryPoints = {
   filesystem: [],
   nest: ['provider'],
   otel: ['provider'],
+  durable: [],
+  bullmq: ['provider', 'durable'],
+  mcp: ['provider'],
 };
 
 const entryNames = Object.keys(entryPoints);

@@ -4,12 +4,14 @@ import type { Config } from 'jest';
  * Jest runs the TypeScript sources directly through ts-jest in ESM mode
  * (inversify 8 is ESM-only). Type checking is `npm run typecheck`'s job, so
  * ts-jest transpiles each file on its own (`isolatedModules` in tsconfig.json).
+ *
+ * Two projects, both run by `npm test`: `unit` needs nothing but Node;
+ * `servers` (test/durable-servers/) starts real PostgreSQL and Redis servers
+ * from Debian's packages on 127.0.0.1 (README, "Running in production").
  */
-const config: Config = {
+const shared = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/test/bench/'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     '^affordance$': '<rootDir>/src/index.ts',
@@ -20,6 +22,23 @@ const config: Config = {
     '^.+\\.ts$': ['ts-jest', { useESM: true }],
   },
   setupFiles: ['<rootDir>/test/support/setup.ts'],
+} satisfies Config;
+
+const config: Config = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/test'],
+      testPathIgnorePatterns: ['/node_modules/', '/test/bench/', '/test/durable-servers/'],
+    },
+    {
+      ...shared,
+      displayName: 'servers',
+      roots: ['<rootDir>/test/durable-servers'],
+      testPathIgnorePatterns: ['/node_modules/'],
+    },
+  ],
 };
 
 export default config;

@@ -395,6 +395,24 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'NestEvaluateOptions',
   ],
   'affordance/otel': ['openTelemetry', 'OpenTelemetryOptions', 'recordRetry'],
+  'affordance/durable': [
+    'applyPostgresMigrations',
+    'ApplyPostgresMigrationsOptions',
+    'InMemorySessionStore',
+    'PostgresClient',
+    'PostgresPool',
+    'PostgresQueryResult',
+    'PostgresSessionStore',
+    'PostgresSessionStoreOptions',
+    'RedisScriptClient',
+    'RedisSessionStore',
+    'RedisSessionStoreOptions',
+    'SessionChange',
+    'SessionStore',
+    'StoredSession',
+    'StoredSlice',
+    'StoredSlicePolicy',
+  ],
 };
 
 const files: Readonly<Record<string, string>> = {
@@ -407,6 +425,7 @@ const files: Readonly<Record<string, string>> = {
   'affordance/filesystem': 'src/filesystem/index.ts',
   'affordance/nest': 'src/nest/index.ts',
   'affordance/otel': 'src/otel/index.ts',
+  'affordance/durable': 'src/durable/index.ts',
 };
 
 function exportedNames(): Record<string, string[]> {

@@ -9,6 +9,7 @@ import * as inversify from 'inversify';
 import ts from 'typescript';
 
 import * as core from 'affordance';
+import * as durable from 'affordance/durable';
 import * as nest from 'affordance/nest';
 import * as anthropic from 'affordance/anthropic';
 import * as openai from 'affordance/openai';
@@ -27,6 +28,7 @@ export const entryPoints: Readonly<Record<string, Readonly<Record<string, unknow
   'affordance/planning': planning,
   'affordance/filesystem': filesystem,
   'affordance/nest': nest,
+  'affordance/durable': durable,
 };
 
 /**

@@ -1,0 +1,184 @@
+import { readdirSync } from 'node:fs';
+
+import pg from 'pg';
+
+import { ConfigurationError } from 'affordance';
+import { PostgresSessionStore, applyPostgresMigrations } from 'affordance/durable';
+
+// The command's logic (the command itself is `affordance-migrate`, not an export).
+import { runMigrateCli } from '../../src/durable/postgres/run-migrate-cli.js';
+import { change, log } from '../durable/session-change.js';
+import { sessionStoreContract } from '../durable/session-store-contract.js';
+import { catchError, catchRejection } from '../support/catch-error.js';
+import { startPostgres, type PostgresServer } from '../support/servers/postgres-server.js';
+import { describeWithPostgres } from '../support/servers/describe-with-servers.js';
+
+/** The migrations the package ships, by name. */
+const shipped = readdirSync(new URL('../../migrations/postgres/', import.meta.url))
+  .filter((file) => file.endsWith('.sql'))
+  .map((file) => file.slice(0, -'.sql'.length))
+  .sort();
+
+describeWithPostgres('PostgresSessionStore on a real PostgreSQL', () => {
+  let server: PostgresServer | undefined;
+  let pool: pg.Pool | undefined;
+  let namespaces = 0;
+  const database = (): pg.Pool => pool ?? notStarted('PostgreSQL did not start');
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    pool = new pg.Pool({ connectionString: server.url, max: 10 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await pool?.end();
+    await server?.stop();
+  }, 30_000);
+
+  sessionStoreContract('the SessionStore contract', async () => {
+    const tablePrefix = `contract_${++namespaces}_`;
+    await applyPostgresMigrations(database(), { tablePrefix });
+    return {
+      store: new PostgresSessionStore({ pool: database(), tablePrefix }),
+      close: () => Promise.resolve(),
+    };
+  });
+
+  it('refuses a table prefix that is not a plain lower-case identifier, naming the option', async () => {
+    for (const tablePrefix of [
+      'Affordance_',
+      'bad-prefix',
+      '1st_',
+      'x; DROP TABLE y; --',
+      'a'.repeat(42),
+    ]) {
+      const error = catchError(
+        ConfigurationError,
+        () => new PostgresSessionStore({ pool: database(), tablePrefix }),
+      );
+      expect(error.subject).toBe('PostgresSessionStore option tablePrefix');
+      expect(error.message).toContain(JSON.stringify(tablePrefix));
+      expect(error.message).toContain('Fix:');
+    }
+    const refused = await catchRejection(ConfigurationError, () =>
+      applyPostgresMigrations(database(), { tablePrefix: 'Bad' }),
+    );
+    expect(refused.subject).toBe('applyPostgresMigrations option tablePrefix');
+  });
+
+  it('refuses names PostgreSQL text cannot keep exactly (U+0000, a lone surrogate) and writes nothing', async () => {
+    await applyPostgresMigrations(database(), { tablePrefix: 'names_' });
+    const store = new PostgresSessionStore({ pool: database(), tablePrefix: 'names_' });
+    const refusals = [
+      change('nul\u0000id', 0),
+      change('s-1', 0, { append: [log('slice\ud800', 1)] }),
+      change('s-1', 0, { records: { 'key\u0000': 1 } }),
+    ];
+    for (const refused of refusals) {
+      const error = await catchRejection(ConfigurationError, () => store.commit(refused));
+      expect(error.message).toContain('contains U+0000 or a lone surrogate');
+    }
+    await catchRejection(ConfigurationError, () => store.load('lone\udc00'));
+    const rows = await database().query('SELECT count(*)::int AS n FROM names_sessions');
+    expect(rows.rows[0]).toEqual({ n: 0 });
+  });
+
+  it('applies the migrations once: a second run applies nothing, and the default prefix works', async () => {
+    expect(shipped).toContain('0001_sessions');
+    expect(await applyPostgresMigrations(database())).toEqual(shipped);
+    expect(await applyPostgresMigrations(database())).toEqual([]);
+    const recorded = await database().query<{ name: string }>(
+      'SELECT name FROM affordance_migrations ORDER BY name',
+    );
+    expect(recorded.rows.map((row) => row.name)).toEqual(shipped);
+
+    const store = new PostgresSessionStore({ pool: database() });
+    await store.commit(change('default-prefix', 0, { append: [log('e', 'stored')] }));
+    const stored = await database().query(
+      'SELECT count(*)::int AS n FROM affordance_session_values',
+    );
+    expect(stored.rows[0]).toEqual({ n: 1 });
+  });
+
+  it('applies the migrations of one prefix once when several processes start together', async () => {
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        applyPostgresMigrations(database(), { tablePrefix: 'together_' }),
+      ),
+    );
+    expect(runs.flat()).toEqual(shipped);
+  });
+
+  it('migrates a real server from the CLI, with --url or DATABASE_URL, and says what it applied', async () => {
+    const url = server?.url ?? notStarted('PostgreSQL did not start');
+    const first = await runCli(['postgres', '--url', url, '--table-prefix', 'cli_'], {});
+    expect(first).toMatchObject({ code: 0, err: [] });
+    expect(first.out.join('\n')).toContain(`applied ${shipped.join(', ')}`);
+    const again = await runCli(['postgres', '--table-prefix=cli_'], { DATABASE_URL: url });
+    expect(again).toMatchObject({ code: 0, err: [] });
+    expect(again.out.join('\n')).toContain('nothing applied');
+
+    const store = new PostgresSessionStore({ pool: database(), tablePrefix: 'cli_' });
+    await store.commit(change('via-cli', 0, { append: [log('e', 1)] }));
+    expect((await store.load('via-cli'))?.version).toBe(1);
+  });
+
+  it('rejects bad CLI arguments with a message naming the flag and the fix', async () => {
+    const missing = await runCli(['postgres'], {});
+    expect(missing.code).toBe(2);
+    expect(missing.err.join('\n')).toMatch(
+      /^affordance-migrate --url: no connection string .* Fix: pass --url/s,
+    );
+
+    const unknown = await runCli(['postgres', '--url', 'postgres://x', '--schema', 's'], {});
+    expect(unknown.code).toBe(2);
+    expect(unknown.err.join('\n')).toContain(
+      'affordance-migrate --schema: "--schema" is not an option',
+    );
+
+    const empty = await runCli(['postgres', '--url'], {});
+    expect(empty.err.join('\n')).toContain(
+      'affordance-migrate --url: the option has no value. Fix:',
+    );
+
+    const prefix = await runCli(
+      ['postgres', '--url', 'postgres://x', '--table-prefix', 'Nope'],
+      {},
+    );
+    expect(prefix.code).toBe(2);
+    expect(prefix.err.join('\n')).toContain(
+      'affordance-migrate --table-prefix: "Nope" is not a usable table prefix',
+    );
+
+    const kind = await runCli(['mysql'], {});
+    expect(kind.err.join('\n')).toContain('unknown database kind "mysql"');
+  });
+
+  it('reports a server it cannot reach with exit code 1', async () => {
+    const unreachable = await runCli(
+      ['postgres', '--url', 'postgres://nobody:secret@127.0.0.1:1/none'],
+      {},
+    );
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.err.join('\n')).toContain(
+      'migrating postgres://nobody:***@127.0.0.1:1/none failed',
+    );
+    expect(unreachable.err.join('\n')).not.toContain('secret');
+  });
+});
+
+async function runCli(args: string[], env: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runMigrateCli(args, {
+    env,
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, out, err };
+}
+
+/** Fails the test when `beforeAll` could not start the server. */
+function notStarted(what: string): never {
+  throw new Error(`${what}; see the error of beforeAll`);
+}
