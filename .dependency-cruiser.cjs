@@ -28,7 +28,7 @@ const entryPoints = {
   testing: ['provider'],
   planning: [],
   filesystem: [],
-  nest: ['provider'],
+  nest: ['provider', 'durable'],
   otel: ['provider'],
   durable: [],
   bullmq: ['provider', 'durable'],

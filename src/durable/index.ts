@@ -33,3 +33,12 @@ export type {
   StoredSlice,
   StoredSlicePolicy,
 } from './stored-session.js';
+export type { CodecClass, CodecEntry, CodecLocation } from './codec-entry.js';
+export { commitWithRetry, type CommitWithRetryOptions } from './commit-with-retry.js';
+export { DurableSession, type DurableCommitOptions } from './durable-session.js';
+export { SessionCodec, type SessionCodecOptions } from './session-codec.js';
+export {
+  type OpenSessionOptions,
+  SessionPersistence,
+  type SessionPersistenceOptions,
+} from './session-persistence.js';

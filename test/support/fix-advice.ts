@@ -9,6 +9,7 @@ import * as inversify from 'inversify';
 import ts from 'typescript';
 
 import * as core from 'affordance';
+import * as bullmq from 'affordance/bullmq';
 import * as durable from 'affordance/durable';
 import * as nest from 'affordance/nest';
 import * as anthropic from 'affordance/anthropic';
@@ -29,6 +30,7 @@ export const entryPoints: Readonly<Record<string, Readonly<Record<string, unknow
   'affordance/filesystem': filesystem,
   'affordance/nest': nest,
   'affordance/durable': durable,
+  'affordance/bullmq': bullmq,
 };
 
 /**

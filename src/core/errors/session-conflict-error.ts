@@ -8,6 +8,8 @@ export interface SessionConflictErrorOptions {
   readonly expectedVersion: number;
   /** The version the store holds, when it could tell (`undefined` when unknown). */
   readonly actualVersion: number | undefined;
+  /** How many times the write was tried (set by `commitWithRetry` when it gives up). */
+  readonly attempts?: number | undefined;
   /** The underlying error, if any. */
   readonly cause?: unknown;
 }
@@ -27,19 +29,22 @@ export class SessionConflictError extends AffordanceError {
   readonly expectedVersion: number;
   /** The version the store holds, when known. */
   readonly actualVersion: number | undefined;
+  /** How many attempts were made, when `commitWithRetry` gave up. */
+  readonly attempts: number | undefined;
 
   constructor(options: SessionConflictErrorOptions) {
     const actual =
       options.actualVersion === undefined
         ? 'a different version'
         : `version ${options.actualVersion}`;
-    super(
-      'session_conflict',
-      `Session ${options.sessionId}: another writer committed first (expected version ${options.expectedVersion}, the store holds ${actual}); nothing of this write was stored. Fix: load the session again and reapply the change, e.g. with commitWithRetry.`,
-      options,
-    );
+    const message =
+      options.attempts === undefined
+        ? `Session ${options.sessionId}: another writer committed first (expected version ${options.expectedVersion}, the store holds ${actual}); nothing of this write was stored. Fix: load the session again and reapply the change, e.g. with commitWithRetry.`
+        : `Session ${options.sessionId}: other writers committed first on each of ${options.attempts} attempts (last expected version ${options.expectedVersion}, the store held ${actual}); nothing of this write was stored. Fix: give commitWithRetry more attempts, or have fewer writers share the session.`;
+    super('session_conflict', message, options);
     this.sessionId = options.sessionId;
     this.expectedVersion = options.expectedVersion;
     this.actualVersion = options.actualVersion;
+    this.attempts = options.attempts;
   }
 }

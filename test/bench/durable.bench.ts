@@ -1,0 +1,173 @@
+/**
+ * Durable sessions and evaluation jobs (`npm run bench -- durable`), on real
+ * servers started here (redis-server and PostgreSQL from Debian's packages):
+ *
+ * 1. Store overhead: one evaluation of the desk (two turns, two tool calls, the
+ *    session committed at each checkpoint: 4 commits and one load) run as a job
+ *    body (`runEvaluationJob`, no queue) on each store, interleaved in rounds
+ *    with the same evaluation on a session in memory without checkpoints; the
+ *    model answers at once, so the store's cost is all that differs. Reported
+ *    per evaluation and per turn, as ratios to the in-memory store.
+ * 2. Throughput: 60 jobs through BullMQ with 1, 2 and 4 worker processes
+ *    (concurrency 1 each), sessions in Redis, a model of fixed 20 ms latency per
+ *    request: evaluations per second, and the share of the ideal (workers ×
+ *    one evaluation per two model latencies) that the machinery leaves.
+ */
+import 'reflect-metadata';
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { QueueEvents } from 'bullmq';
+import { Container } from 'inversify';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+import { installAffordance, Session } from 'affordance';
+import { EvaluationQueue, runEvaluationJob } from 'affordance/bullmq';
+import {
+  applyPostgresMigrations,
+  InMemorySessionStore,
+  PostgresSessionStore,
+  RedisSessionStore,
+  SessionCodec,
+  SessionPersistence,
+  type SessionStore,
+} from 'affordance/durable';
+import { ProviderAdapter } from 'affordance/provider';
+
+import { startPostgres } from '../support/servers/postgres-server.js';
+import { startRedis } from '../support/servers/redis-server.js';
+import { deskPrompt, FixedLatencyModel, OrderNote } from './durable-desk.js';
+import { compare } from './measure.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const codec = new SessionCodec({ classes: [OrderNote] });
+let serial = 0;
+
+/** One evaluation of the desk as a job body on `store`, on a new session. */
+function jobOn(store: SessionStore): () => Promise<unknown> {
+  const persistence = new SessionPersistence({ store, codec });
+  const container = new Container();
+  container.bind(ProviderAdapter).toConstantValue(new FixedLatencyModel(0));
+  const runtime = installAffordance(container);
+  return async () => {
+    serial += 1;
+    return await runEvaluationJob(
+      {
+        id: `job-${serial}`,
+        data: { kind: 'evaluate', prompt: 'desk', sessionId: `s-${serial}` },
+        updateProgress: () => Promise.resolve(),
+      },
+      { runtime, persistence, prompts: { desk: { prompt: deskPrompt } } },
+    );
+  };
+}
+
+async function storeOverhead(redisPort: number, postgresUrl: string): Promise<void> {
+  const client = new Redis({ host: '127.0.0.1', port: redisPort });
+  const pool = new pg.Pool({ connectionString: postgresUrl, max: 4 });
+  await applyPostgresMigrations(pool);
+  const plainRuntime = installAffordance(new Container());
+  const plainAdapter = new FixedLatencyModel(0);
+  const results = await compare(
+    'One evaluation as a job: 2 turns, 2 tool calls, 4 commits',
+    [
+      {
+        name: 'session in memory, no checkpoints',
+        run: () =>
+          plainRuntime.evaluate(deskPrompt, { adapter: plainAdapter, session: new Session() }),
+      },
+      { name: 'InMemorySessionStore', run: jobOn(new InMemorySessionStore()) },
+      { name: 'RedisSessionStore', run: jobOn(new RedisSessionStore({ client })) },
+      { name: 'PostgresSessionStore', run: jobOn(new PostgresSessionStore({ pool })) },
+    ],
+    { baseline: 'InMemorySessionStore', batch: 40, rounds: 10 },
+  );
+  const base = results.find((row) => row.name === 'InMemorySessionStore');
+  for (const row of results) {
+    if (base === undefined || row === base || !row.name.endsWith('SessionStore')) continue;
+    const perTurn = (row.medianNs - base.medianNs) / 2 / 1e6;
+    console.log(`  ${row.name}: ${perTurn.toFixed(2)} ms per turn over the in-memory store`);
+  }
+  await client.quit();
+  await pool.end();
+}
+
+async function startWorkers(
+  count: number,
+  redisPort: number,
+  queue: string,
+): Promise<ChildProcess[]> {
+  const children: ChildProcess[] = [];
+  for (let i = 0; i < count; i++) {
+    const child = spawn(process.execPath, [join(here, 'durable-worker.js')], {
+      env: { ...process.env, REDIS_PORT: String(redisPort), QUEUE: queue, MODEL_LATENCY_MS: '20' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('ready')) resolve();
+      });
+      child.once('exit', (code) => {
+        reject(new Error(`worker exited with ${String(code)}`));
+      });
+    });
+    children.push(child);
+  }
+  return children;
+}
+
+async function throughput(redisPort: number): Promise<void> {
+  const jobs = 60;
+  const latencyMs = 20;
+  console.log(
+    `\nThroughput: ${jobs} jobs, model latency ${latencyMs} ms per request, sessions in Redis`,
+  );
+  console.log('  workers  evaluations/s  of ideal');
+  for (const workers of [1, 2, 4]) {
+    const name = `bench-throughput-${workers}`;
+    const connection = { host: '127.0.0.1', port: redisPort, maxRetriesPerRequest: null };
+    const queue = new EvaluationQueue({ connection, queueName: name });
+    const events = new QueueEvents(name, { connection });
+    await events.waitUntilReady();
+    const children = await startWorkers(workers, redisPort, name);
+    let done = 0;
+    const finished = new Promise<void>((resolve) => {
+      events.on('completed', () => {
+        done += 1;
+        if (done === jobs) resolve();
+      });
+    });
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < jobs; i++) {
+      await queue.enqueue({ prompt: 'desk', sessionId: `${name}-${i}` });
+    }
+    await finished;
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const rate = jobs / seconds;
+    const ideal = workers / ((2 * latencyMs) / 1000);
+    console.log(
+      `  ${String(workers).padStart(7)}  ${rate.toFixed(1).padStart(13)}  ${((rate / ideal) * 100).toFixed(0).padStart(7)} %`,
+    );
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(
+      children.map((child) => new Promise((resolve) => child.once('exit', resolve))),
+    );
+    await events.close();
+    await queue.close();
+  }
+}
+
+export default async function durableBench(): Promise<void> {
+  const redis = await startRedis();
+  const postgres = await startPostgres();
+  try {
+    await storeOverhead(redis.port, postgres.url);
+    await throughput(redis.port);
+  } finally {
+    await redis.stop();
+    await postgres.stop();
+  }
+}
