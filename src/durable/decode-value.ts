@@ -29,7 +29,7 @@ export function decodeValue(
       case MARK.number:
         return -0;
       case MARK.date:
-        return new Date(inner as string);
+        return dateOf(inner, where);
       case MARK.plain:
         return fieldsOf(inner as Record<string, JsonValue>, Object.prototype);
       case MARK.nullProto:
@@ -84,4 +84,16 @@ function unreadable(mark: string, where: CodecLocation): ConfigurationError {
     problem: `holds a value tagged ${mark}, which this release of affordance does not write.`,
     fix: 'Load it with the affordance release that stored it.',
   });
+}
+
+function dateOf(text: JsonValue, where: CodecLocation): Date {
+  const date = typeof text === 'string' ? new Date(text) : new Date(Number.NaN);
+  if (Number.isNaN(date.getTime())) {
+    throw new ConfigurationError({
+      subject: `Session ${where.sessionId}, slice ${where.slice}, value ${where.index}`,
+      problem: `holds a date that is not one: ${JSON.stringify(text)}.`,
+      fix: 'Restore the session from a backup, or delete it and start a new one.',
+    });
+  }
+  return date;
 }

@@ -95,7 +95,18 @@ export class SessionCodec {
 
   /** The value `json` (from {@link encode}) stands for. @throws ConfigurationError for an unknown class. */
   decode(json: JsonValue, where: CodecLocation): unknown {
-    return decodeValue(json, where, (name) => this.#byName.get(name));
+    try {
+      return decodeValue(json, where, (name) => this.#byName.get(name));
+    } catch (error) {
+      if (ConfigurationError.is(error)) throw error;
+      // A value this codec did not write (edited by hand, or damaged): say so, never a TypeError.
+      throw new ConfigurationError({
+        subject: `Session ${where.sessionId}, slice ${where.slice}, value ${where.index}`,
+        problem: `is not a value a SessionCodec wrote (${error instanceof Error ? error.message : String(error)}).`,
+        fix: 'Restore the session from a backup, or delete it and start a new one.',
+        cause: error,
+      });
+    }
   }
 }
 

@@ -6,170 +6,35 @@
  * writers never lose an update.
  */
 import fc from 'fast-check';
-import { IsString } from 'class-validator';
 
-import {
-  ConfigurationError,
-  MarkdownSection,
-  Prompt,
-  PromptExecuted,
-  PromptRendered,
-  SessionConflictError,
-  type Session,
-  ToolDefinition,
-  ToolInvoked,
-  ToolResult,
-} from 'affordance';
+import { ConfigurationError, SessionConflictError } from 'affordance';
 import {
   commitWithRetry,
   InMemorySessionStore,
   SessionCodec,
-  type SessionChange,
   SessionPersistence,
+  type SessionStore,
 } from 'affordance/durable';
-import {
-  AddStepParams,
-  Plan,
-  PlanningToolsSection,
-  PlanSetUp,
-  PlanStep,
-  SetupPlanParams,
-  StepsAdded,
-  StepUpdated,
-  UpdateStepParams,
-} from 'affordance/planning';
 
 import { catchError, catchRejection } from '../support/catch-error.js';
-import { runToolCalls } from '../support/run-tool-calls.js';
+import {
+  Note,
+  persistenceRoundTrip,
+  RecordingStore,
+  roundTripClasses,
+} from './persistence-round-trip.js';
 
-/** A store that keeps every change it was asked to commit. */
-class RecordingStore extends InMemorySessionStore {
-  readonly changes: SessionChange[] = [];
-
-  override async commit(change: SessionChange): Promise<number> {
-    this.changes.push(change);
-    return await super.commit(change);
-  }
-}
-
-class NoteParams {
-  @IsString() text!: string;
-}
-
-class Note {
-  constructor(readonly text: string) {}
-}
-
-const planning = [
-  Plan,
-  PlanStep,
-  PlanSetUp,
-  StepsAdded,
-  StepUpdated,
-  SetupPlanParams,
-  AddStepParams,
-  UpdateStepParams,
-];
-
-const notes = new MarkdownSection({
-  key: 'notes',
-  title: 'Notes',
-  template: 'Take notes.',
-  tools: [
-    new ToolDefinition({
-      name: 'note',
-      description: 'Note something.',
-      params: NoteParams,
-      handler: (params, context) => {
-        context.session.dispatch(new Note(params.text));
-        if (params.text === 'fail') throw new Error('the notebook is full');
-        return ToolResult.ok(new Note(params.text), `Noted ${params.text}.`);
-      },
-    }),
-  ],
-});
-const prompt = new Prompt({ ns: 'tests', key: 'durable', sections: [PlanningToolsSection, notes] });
-
-function persistenceOn(store: InMemorySessionStore): SessionPersistence {
-  return new SessionPersistence({
+const persistenceOn = (store: SessionStore): SessionPersistence =>
+  new SessionPersistence({
     store,
-    codec: new SessionCodec({ classes: [...planning, NoteParams, Note, Holder] }),
+    codec: new SessionCodec({ classes: [...roundTripClasses, Holder] }),
   });
-}
 
-/** Every slice of `session`, as plain data with class names, for comparison. */
-function contents(session: Session): unknown[] {
-  const snapshot = session.snapshot();
-  return snapshot.sliceTypes.map((type) => [
-    type.name,
-    snapshot.policyOf(type),
-    snapshot.slice(type).map((value) => [Object.getPrototypeOf(value) === type.prototype, value]),
-  ]);
-}
+persistenceRoundTrip('InMemorySessionStore', () =>
+  Promise.resolve({ store: new InMemorySessionStore(), close: () => Promise.resolve() }),
+);
 
 describe('SessionPersistence', () => {
-  it('stores what real evaluations recorded, and a fresh persistence loads it back the same', async () => {
-    const store = new RecordingStore();
-    const durable = await persistenceOn(store).open('s-1');
-    await runToolCalls(
-      prompt,
-      [
-        [
-          {
-            name: 'planning_setup_plan',
-            arguments: { objective: 'Ship', initialSteps: ['Build'] },
-          },
-        ],
-        [
-          { name: 'note', arguments: { text: 'kept' } },
-          { name: 'note', arguments: { text: 'fail' } },
-        ],
-        [{ name: 'note', arguments: { text: 42 } }],
-      ],
-      { session: durable.session },
-    );
-    expect(await durable.commit()).toBe(1);
-
-    const loaded = await persistenceOn(new InMemorySessionStore()).open('unused');
-    expect(loaded.version).toBe(0);
-    const again = await persistenceOn(store).open('s-1');
-    expect(again.version).toBe(1);
-    expect(contents(again.session)).toEqual(contents(durable.session));
-    expect(again.session.createdAt).toEqual(durable.session.createdAt);
-    // Classes come back as classes, frozen like everything a session holds.
-    const invoked = again.session.view.slice(ToolInvoked).all();
-    expect(invoked.map((event) => [event.name, event.outcome])).toEqual([
-      ['planning_setup_plan', 'success'],
-      ['note', 'success'],
-      ['note', 'failure'],
-      ['note', 'failure'],
-    ]);
-    expect(invoked[1]?.params).toBeInstanceOf(NoteParams);
-    expect(invoked[1]?.result).toBeInstanceOf(ToolResult);
-    expect(invoked[1]?.createdAt).toBeInstanceOf(Date);
-    expect(Object.isFrozen(invoked[1])).toBe(true);
-    expect(again.session.view.slice(Plan).latest()).toBeInstanceOf(Plan);
-    expect(again.session.view.slice(PromptRendered).all()).toHaveLength(1);
-    expect(again.session.view.slice(PromptExecuted).all()).toHaveLength(1);
-    // The failed call's note was rolled back; the successful call's is there twice: the one it
-    // dispatched, and its result value, which the session fans out into the value's own slice.
-    const kept = again.session.view.slice(Note).all();
-    expect(kept.map((note) => note.text)).toEqual(['kept', 'kept']);
-    expect(again.hasChanges()).toBe(false);
-
-    // The loaded session keeps working; its next commit appends the new log values only.
-    await runToolCalls(prompt, [[{ name: 'note', arguments: { text: 'later' } }]], {
-      session: again.session,
-    });
-    expect(await again.commit()).toBe(2);
-    const second = store.changes.at(-1);
-    const appended = Object.fromEntries(
-      (second?.append ?? []).map((slice) => [slice.name, slice.values.length]),
-    );
-    expect(appended).toEqual({ PromptRendered: 1, ToolInvoked: 1, PromptExecuted: 1, Note: 2 });
-    expect(second?.replace).toEqual([]);
-  });
-
   it('appends what grew, replaces what changed otherwise, and writes nothing without changes', async () => {
     const store = new RecordingStore();
     const durable = await persistenceOn(store).open('s-2');
@@ -343,6 +208,39 @@ describe('SessionPersistence', () => {
     );
     expect(error.attempts).toBe(3);
     expect(error.message).toContain('on each of 3 attempts');
+  });
+
+  it('reads any JSON a damaged store returns as a value or a ConfigurationError, never another error', () => {
+    const codec = new SessionCodec({ classes: [Holder, Note] });
+    const where = { sessionId: 's', slice: 'Holder', index: 0 };
+    const marks = [
+      '$undefined',
+      '$date',
+      '$object',
+      '$bare',
+      '$map',
+      '$set',
+      '$class',
+      '$number',
+      '$other',
+    ];
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 2 }), tie('tagged')),
+      tagged: fc
+        .record({ mark: fc.constantFrom(...marks), inner: tie('value'), extra: tie('value') })
+        .map(({ mark, inner, extra }) => ({ [mark]: inner, fields: extra, value: extra })),
+    })).value;
+    fc.assert(
+      fc.property(json, (stored) => {
+        try {
+          codec.decode(stored as never, where);
+        } catch (error) {
+          expect(ConfigurationError.is(error)).toBe(true);
+          expect((error as Error).message).toMatch(/^Session s, slice Holder, value 0/);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('round-trips generated values through JSON text', () => {
