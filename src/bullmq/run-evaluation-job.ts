@@ -12,7 +12,6 @@ import { DurableCheckpoint } from './durable-checkpoint.js';
 import type { EvaluationJobData, EvaluationJobResult } from './evaluation-job.js';
 import { evaluationRecordKey, readRecord, recordJson } from './evaluation-record.js';
 import { checkJobData } from './check-job-data.js';
-import { registerPromptClasses } from './register-prompt-classes.js';
 import type { EvaluationJobLike, EvaluationJobPrompt } from './evaluation-job-prompt.js';
 
 /** What running a job needs. */
@@ -47,7 +46,7 @@ export async function runEvaluationJob(
   const { data, jobId, entry } = checkJobData(job, context.prompts);
   const params = entry.params?.(data.data) ?? [];
   // Before the load: the stored session holds instances of these classes.
-  registerPromptClasses(context.persistence.codec, entry.prompt, params);
+  context.persistence.codec.registerPrompt(entry.prompt, params);
   const durable = await context.persistence.open(data.sessionId, { setup: entry.setup });
   const key = evaluationRecordKey(jobId);
   const own = readRecord(durable.records, key);

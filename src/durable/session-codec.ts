@@ -3,6 +3,7 @@ import {
   type JsonValue,
   PromptExecuted,
   PromptRendered,
+  type Prompt,
   TokenUsage,
   ToolInvoked,
   ToolResult,
@@ -69,6 +70,26 @@ export class SessionCodec {
       const named: NamedEntry = Object.assign({}, entry, { name });
       this.#byName.set(name, named);
       this.#byType.set(entry.type, named);
+    }
+    return this;
+  }
+
+  /**
+   * Registers the classes an evaluation of `prompt` puts in its session by
+   * itself: its tools' params and result classes, its output class, and the
+   * classes of the render `params` given. Classes nested inside them, and the
+   * application's own slice classes, are for the application to register.
+   */
+  registerPrompt(prompt: Prompt, params: readonly object[] = []): this {
+    for (const tool of prompt.tools) {
+      if (tool.paramsType !== undefined) this.register(tool.paramsType as CodecClass);
+      if (tool.resultType !== undefined) this.register(tool.resultType as CodecClass);
+    }
+    if (prompt.outputType !== undefined) this.register(prompt.outputType as CodecClass);
+    for (const value of params) {
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null)
+        this.register(value.constructor as CodecClass);
     }
     return this;
   }

@@ -1,6 +1,8 @@
 import type { FactoryProvider, InjectionToken, ModuleMetadata } from '@nestjs/common';
 import type { Container, Newable } from 'inversify';
 
+import type { SessionCodec, SessionStore } from '../durable/index.js';
+
 import type {
   AffordanceRuntime,
   EvaluationStateStore,
@@ -67,6 +69,24 @@ export interface AffordanceModuleOptions {
    * a database to keep paused evaluations across restarts and processes.
    */
   readonly stateStore?: EvaluationStateStore;
+  /**
+   * Where sessions are stored (`affordance/durable`): the module provides it
+   * under the `SessionStore` class, and a `SessionPersistence` on it (with
+   * `sessionCodec`) under its class, so services open, evaluate and commit
+   * sessions that outlive the request. Default: a new `InMemorySessionStore`.
+   */
+  readonly sessionStore?: SessionStore;
+  /**
+   * The codec of the provided `SessionPersistence`: register the application's
+   * slice classes in it (the classes of `prompts` are registered by the module).
+   */
+  readonly sessionCodec?: SessionCodec;
+  /**
+   * A queue of evaluation jobs (`EvaluationQueue` of `affordance/bullmq`), provided
+   * and exported under its own class so controllers inject it by type. The
+   * nest entry point never loads BullMQ itself.
+   */
+  readonly evaluationQueue?: object;
   /** Whether the module is global (its exports visible in every module). Default `true`. */
   readonly global?: boolean;
 }
@@ -86,4 +106,6 @@ export interface AffordanceModuleAsyncOptions {
   ) => AffordanceModuleOptions | Promise<AffordanceModuleOptions>;
   /** Whether the module is global. Default `true` (decided here: `useFactory` runs too late for it). */
   readonly global?: boolean;
+  /** As in `forRoot` (given here: a provider's class must be known before `useFactory` runs). */
+  readonly evaluationQueue?: object;
 }

@@ -15,6 +15,12 @@ import {
 import { AffordanceService } from './affordance-service.js';
 import { assertAdapterOption, assertAdapterScope, createAdapter } from './create-adapter.js';
 import { assertStateStore, createStateStore } from './create-state-store.js';
+import {
+  assertDurableOptions,
+  durableExports,
+  durableProviders,
+  queueProvider,
+} from './durable-providers.js';
 import { NestSectionBridge } from './nest-section-bridge.js';
 
 /**
@@ -23,8 +29,11 @@ import { NestSectionBridge } from './nest-section-bridge.js';
  * module (constructor injection of Nest services, request scope included),
  * and inject {@link AffordanceService} to evaluate prompts. The module is
  * global by default and exports `AffordanceService`, `AffordanceRuntime`,
- * `ProviderAdapter` and `EvaluationStateStore` (the `stateStore` option, or an
- * in-memory store), where controllers keep evaluations paused for approval.
+ * `ProviderAdapter`, `EvaluationStateStore` (the `stateStore` option, or an
+ * in-memory store), where controllers keep evaluations paused for approval,
+ * `SessionStore` and `SessionPersistence` (the `sessionStore` option, or an
+ * in-memory store) for sessions that outlive a request, and the
+ * `evaluationQueue` option under its own class.
  *
  * @example
  * \@Module({
@@ -41,12 +50,18 @@ export class AffordanceModule {
     assertAdapterOption(options.adapter, 'AffordanceModule.forRoot');
     assertAdapterScope(options.adapterScope, 'AffordanceModule.forRoot');
     assertStateStore(options.stateStore, 'AffordanceModule.forRoot');
+    assertDurableOptions(options, 'AffordanceModule.forRoot');
+    const queue = queueProvider(options.evaluationQueue, 'AffordanceModule.forRoot');
     return {
       module: AffordanceModule,
       global: options.global ?? true,
       imports: [DiscoveryModule],
-      providers: [{ provide: AffordanceModuleOptions, useValue: options }, ...sharedProviders],
-      exports,
+      providers: [
+        { provide: AffordanceModuleOptions, useValue: options },
+        ...sharedProviders,
+        ...queue.providers,
+      ],
+      exports: [...exports, ...queue.exports],
     };
   }
 
@@ -55,6 +70,7 @@ export class AffordanceModule {
    * e.g. a configuration service that knows whether to use OpenAI.
    */
   static forRootAsync(options: AffordanceModuleAsyncOptions): DynamicModule {
+    const queue = queueProvider(options.evaluationQueue, 'AffordanceModule.forRootAsync');
     return {
       module: AffordanceModule,
       global: options.global ?? true,
@@ -67,13 +83,15 @@ export class AffordanceModule {
             assertAdapterOption(resolved.adapter, 'AffordanceModule.forRootAsync');
             assertAdapterScope(resolved.adapterScope, 'AffordanceModule.forRootAsync');
             assertStateStore(resolved.stateStore, 'AffordanceModule.forRootAsync');
+            assertDurableOptions(resolved, 'AffordanceModule.forRootAsync');
             return resolved;
           },
           inject: options.inject ?? [],
         },
         ...sharedProviders,
+        ...queue.providers,
       ],
-      exports,
+      exports: [...exports, ...queue.exports],
     };
   }
 }
@@ -100,8 +118,15 @@ const sharedProviders: Provider[] = [
     useFactory: (options: AffordanceModuleOptions) => createStateStore(options),
     inject: [AffordanceModuleOptions],
   },
+  ...durableProviders,
   NestSectionBridge,
   AffordanceService,
 ];
 
-const exports = [AffordanceService, AffordanceRuntime, ProviderAdapter, EvaluationStateStore];
+const exports = [
+  AffordanceService,
+  AffordanceRuntime,
+  ProviderAdapter,
+  EvaluationStateStore,
+  ...durableExports,
+];

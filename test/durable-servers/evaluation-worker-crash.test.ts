@@ -6,7 +6,7 @@
  * redis-server (BullMQ and the session store), real worker processes.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { QueueEvents } from 'bullmq';
@@ -118,6 +118,8 @@ async function stored(sessionId: string) {
 describeWithRedis('evaluation jobs survive a killed worker', () => {
   beforeAll(async () => {
     redis = await startRedis();
+    // Inside the project, so the compiled worker resolves the project's node_modules.
+    mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
     built = mkdtempSync(join(root, 'node_modules/.cache/affordance-crash-'));
     execFileSync(
       process.execPath,

@@ -1,0 +1,162 @@
+/**
+ * The module's stored-session options on a real Nest application context:
+ * `SessionStore` and `SessionPersistence` injected by class (in memory by
+ * default), a conversation kept across two application contexts that share a
+ * store, the `evaluationQueue` option provided under its own class, and bad
+ * options refused at `forRoot` / `forRootAsync` with a Fix.
+ */
+import { Injectable, Module } from '@nestjs/common';
+import { IsString } from 'class-validator';
+
+import {
+  ConfigurationError,
+  MarkdownSection,
+  Prompt,
+  ToolDefinition,
+  ToolInvoked,
+  ToolResult,
+} from 'affordance';
+import {
+  InMemorySessionStore,
+  SessionCodec,
+  SessionPersistence,
+  SessionStore,
+} from 'affordance/durable';
+import { AffordanceModule, AffordanceService } from 'affordance/nest';
+import { ScriptedAdapter } from 'affordance/testing';
+
+import { catchError } from '../support/catch-error.js';
+import { createContext } from '../support/nest-http.js';
+
+class NoteParams {
+  @IsString() text!: string;
+}
+
+const prompt = new Prompt({
+  ns: 'test/nest',
+  key: 'notes',
+  sections: [
+    new MarkdownSection({
+      key: 'notes',
+      title: 'Notes',
+      template: 'Take notes.',
+      tools: [
+        new ToolDefinition({
+          name: 'note',
+          description: 'Note something.',
+          params: NoteParams,
+          handler: (params) => ToolResult.ok(null, `Noted ${params.text}.`),
+        }),
+      ],
+    }),
+  ],
+});
+
+/** A service of the application: evaluates on a stored session and commits it. */
+@Injectable()
+class Conversations {
+  constructor(
+    private readonly persistence: SessionPersistence,
+    private readonly affordance: AffordanceService,
+  ) {}
+
+  async say(sessionId: string, text: string): Promise<number> {
+    const durable = await this.persistence.open(sessionId);
+    await this.affordance.evaluate(prompt, { session: durable.session, input: text });
+    return await durable.commit();
+  }
+}
+
+/** Stands for an `EvaluationQueue`: the module provides whatever queue it is given under its class. */
+class OrdersQueue {
+  readonly name = 'orders';
+}
+
+function appModule(options: { store?: SessionStore; queue?: object; codec?: SessionCodec } = {}) {
+  @Module({
+    imports: [
+      AffordanceModule.forRoot({
+        adapter: () =>
+          new ScriptedAdapter([
+            { toolCalls: [{ name: 'note', arguments: { text: 'hello' } }] },
+            { text: 'noted' },
+          ]),
+        adapterScope: 'evaluation',
+        prompts: [prompt],
+        ...(options.store === undefined ? {} : { sessionStore: options.store }),
+        ...(options.codec === undefined ? {} : { sessionCodec: options.codec }),
+        ...(options.queue === undefined ? {} : { evaluationQueue: options.queue }),
+      }),
+    ],
+    providers: [Conversations],
+  })
+  class AppModule {}
+  return AppModule;
+}
+
+describe('AffordanceModule stored sessions', () => {
+  it('provides an in-memory SessionStore and a SessionPersistence on it by default', async () => {
+    const app = await createContext(appModule());
+    expect(app.get(SessionStore)).toBeInstanceOf(InMemorySessionStore);
+    expect(app.get(SessionPersistence).store).toBe(app.get(SessionStore));
+    expect(await app.get(Conversations).say('s-1', 'Note hello.')).toBe(1);
+    await app.close();
+  });
+
+  it('keeps a conversation across two applications that share a store', async () => {
+    const store = new InMemorySessionStore();
+    const codec = new SessionCodec({ classes: [NoteParams] });
+    const first = await createContext(appModule({ store, codec }));
+    expect(first.get(SessionStore)).toBe(store);
+    expect(first.get(SessionPersistence).codec).toBe(codec);
+    await first.get(Conversations).say('s-2', 'Note hello.');
+    await first.close();
+
+    const second = await createContext(appModule({ store, codec }));
+    expect(await second.get(Conversations).say('s-2', 'Note hello again.')).toBe(2);
+    const durable = await second.get(SessionPersistence).open('s-2');
+    const records = durable.session.view.slice(ToolInvoked).all();
+    expect(records.map((event) => [event.name, event.outcome])).toEqual([
+      ['note', 'success'],
+      ['note', 'success'],
+    ]);
+    expect(new Set(records.map((event) => event.evaluationId)).size).toBe(2);
+    await second.close();
+  });
+
+  it('provides the evaluationQueue option under its own class', async () => {
+    const queue = new OrdersQueue();
+    const app = await createContext(appModule({ queue }));
+    expect(app.get(OrdersQueue)).toBe(queue);
+    await app.close();
+  });
+
+  it('refuses options that are not a store, a codec or a queue instance, naming the fix', () => {
+    const notStore = catchError(ConfigurationError, () =>
+      AffordanceModule.forRoot({
+        adapter: () => new ScriptedAdapter([]),
+        sessionStore: JSON.parse('{}') as SessionStore,
+      }),
+    );
+    expect(notStore.message).toContain(
+      'AffordanceModule.forRoot: options.sessionStore must be a SessionStore.',
+    );
+    expect(notStore.fix).toContain('new PostgresSessionStore({ pool })');
+    const notCodec = catchError(ConfigurationError, () =>
+      AffordanceModule.forRoot({
+        adapter: () => new ScriptedAdapter([]),
+        sessionCodec: JSON.parse('{}') as SessionCodec,
+      }),
+    );
+    expect(notCodec.problem).toBe('options.sessionCodec must be a SessionCodec.');
+    const notQueue = catchError(ConfigurationError, () =>
+      AffordanceModule.forRootAsync({
+        useFactory: () => ({ adapter: () => new ScriptedAdapter([]) }),
+        evaluationQueue: {},
+      }),
+    );
+    expect(notQueue.message).toContain(
+      'AffordanceModule.forRootAsync: options.evaluationQueue must be an instance of a queue class',
+    );
+  });
+});
