@@ -5,6 +5,8 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 
 import type { RuntimeTelemetry } from 'affordance';
+import type { EvaluationQueue } from 'affordance/bullmq';
+import type { SessionStore } from 'affordance/durable';
 import type { AdapterOption } from 'affordance/nest';
 
 import type { AgentAnswer } from './agent-answer.js';
@@ -16,6 +18,14 @@ import type { Ticket } from './ticket-desk.js';
 export interface AppOptions {
   /** Use the scripted offline model even when `OPENAI_API_KEY` is set. */
   readonly offline?: boolean;
+  /**
+   * The queued mode: `POST /agent/jobs` enqueues on `evaluationQueue`, and a
+   * worker (`startSupportWorker`) runs the agent on sessions in `sessionStore`.
+   */
+  readonly queued?: {
+    readonly sessionStore: SessionStore;
+    readonly evaluationQueue: EvaluationQueue;
+  };
 }
 
 /** Options of {@link run}. */
@@ -50,7 +60,7 @@ export async function createApp(options: AppOptions = {}): Promise<INestApplicat
   const model = await chooseModel(options);
   const telemetry = await consoleTracing();
   const app = await NestFactory.create(
-    SupportAppModule.withModel(model, telemetry === undefined ? {} : { telemetry }),
+    SupportAppModule.withModel(model, telemetry === undefined ? {} : { telemetry }, options.queued),
     new ExpressAdapter(),
     // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- Nest types its options as a class; literals are how it is configured.
     { logger: ['error', 'warn'], abortOnError: false },

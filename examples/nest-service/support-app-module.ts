@@ -1,6 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 
 import type { RuntimeOptions } from 'affordance';
+import type { EvaluationQueue } from 'affordance/bullmq';
+import type { SessionStore } from 'affordance/durable';
 import { type AdapterOption, AffordanceModule } from 'affordance/nest';
 
 import { AgentController } from './agent-controller.js';
@@ -10,6 +12,7 @@ import { chatPrompt } from './chat-prompt.js';
 import { Customer } from './customer.js';
 import { KnowledgeBase } from './knowledge-base.js';
 import { PendingApprovals } from './pending-approvals.js';
+import { QueuedAgentController } from './queued-agent-controller.js';
 import { RefundDesk } from './refund-desk.js';
 import { RefundSection } from './refund-section.js';
 import { SupportDeskSection } from './support-desk-section.js';
@@ -36,13 +39,35 @@ import { TicketDesk } from './ticket-desk.js';
   ],
 })
 export class SupportAppModule {
-  /** The service with `adapter` as its model (and `runtime` options, e.g. telemetry); the support and chat prompts are checked at startup. */
-  static withModel(adapter: AdapterOption, runtime: RuntimeOptions = {}): DynamicModule {
+  /**
+   * The service with `adapter` as its model (and `runtime` options, e.g.
+   * telemetry); the support and chat prompts are checked at startup. With
+   * `queued.evaluationQueue` it also serves the queued mode (`POST /agent/jobs`,
+   * see {@link QueuedAgentController}); `queued.sessionStore` keeps the
+   * sessions (in memory by default).
+   */
+  static withModel(
+    adapter: AdapterOption,
+    runtime: RuntimeOptions = {},
+    queued: {
+      readonly sessionStore?: SessionStore;
+      readonly evaluationQueue?: EvaluationQueue;
+    } = {},
+  ): DynamicModule {
     return {
       module: SupportAppModule,
       imports: [
-        AffordanceModule.forRoot({ adapter, prompts: [supportPrompt, chatPrompt], runtime }),
+        AffordanceModule.forRoot({
+          adapter,
+          prompts: [supportPrompt, chatPrompt],
+          runtime,
+          ...(queued.sessionStore === undefined ? {} : { sessionStore: queued.sessionStore }),
+          ...(queued.evaluationQueue === undefined
+            ? {}
+            : { evaluationQueue: queued.evaluationQueue }),
+        }),
       ],
+      controllers: queued.evaluationQueue === undefined ? [] : [QueuedAgentController],
     };
   }
 }

@@ -50,6 +50,7 @@ export function createEvaluationWorker(
     runtime: options.runtime,
     persistence: options.persistence,
     prompts: options.prompts,
+    evaluate: options.evaluate,
   };
   return new Worker<EvaluationJobData, EvaluationJobResult>(
     options.queueName ?? DEFAULT_EVALUATION_QUEUE,

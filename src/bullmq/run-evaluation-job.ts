@@ -1,5 +1,6 @@
 import {
   type AffordanceRuntime,
+  type Prompt,
   type ApprovalDecision,
   ConfigurationError,
   type EvaluateOptions,
@@ -22,6 +23,18 @@ export interface EvaluationJobContext {
   readonly persistence: SessionPersistence;
   /** The prompts jobs may name, by name. */
   readonly prompts: Readonly<Record<string, EvaluationJobPrompt>>;
+  /**
+   * Runs the evaluation instead of `runtime.evaluate` (same prompt and
+   * options), e.g. NestJS's `AffordanceService.evaluate` with a request made
+   * from the job, so request-scoped sections resolve in a worker.
+   */
+  readonly evaluate?:
+    | ((
+        prompt: Prompt,
+        options: EvaluateOptions,
+        job: EvaluationJobLike,
+      ) => Promise<PromptResponse>)
+    | undefined;
 }
 
 interface StartPoint {
@@ -69,21 +82,24 @@ export async function runEvaluationJob(
     checkpoint,
     signal,
   };
+  const evaluate =
+    context.evaluate ??
+    ((prompt: Prompt, given: EvaluateOptions) => context.runtime.evaluate(prompt, given));
   let response: PromptResponse;
   try {
-    response =
+    response = await evaluate(
+      entry.prompt,
       from.state === null
-        ? await context.runtime.evaluate(entry.prompt, options)
-        : await context.runtime.evaluate(
-            entry.prompt,
-            Object.assign({}, options, {
-              resume: {
-                state: from.state,
-                decisions: from.decisions,
-                recovery: { startedCalls: from.started },
-              },
-            }),
-          );
+        ? options
+        : Object.assign({}, options, {
+            resume: {
+              state: from.state,
+              decisions: from.decisions,
+              recovery: { startedCalls: from.started },
+            },
+          }),
+      job,
+    );
   } catch (error) {
     // What the evaluation recorded before it failed is kept; the job's checkpoint stays for a retry.
     await durable.commit().catch(() => undefined);

@@ -152,6 +152,8 @@ function sameValues(a: readonly object[], b: readonly object[]): boolean {
 
 /** Whether `values` begins with exactly the objects of `prefix`. */
 function startsWith(values: readonly object[], prefix: readonly object[]): boolean {
+  // A slice's array is built once per version of the slice: an unchanged slice gives the same array.
+  if (values === prefix) return true;
   if (values.length < prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) if (values[i] !== prefix[i]) return false;
   return true;

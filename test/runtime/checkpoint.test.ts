@@ -346,6 +346,27 @@ describe('evaluation checkpoints', () => {
     expect(ledger).toEqual([]);
   });
 
+  it('are told the same points by a streamed evaluation', async () => {
+    const session = new Session();
+    const recorder = new Recorder(session);
+    const stream = fresh().stream(desk([]), {
+      adapter: new ScriptedAdapter([workTurn, answer]),
+      session,
+      input: 'Go.',
+      checkpoint: recorder,
+    });
+    const types: string[] = [];
+    for await (const part of stream) types.push(part.type);
+    expect(types.at(-1)).toBe('answer');
+    expect(recorder.log).toEqual([
+      'turn 0: c1,c2',
+      'starting c1',
+      'recorded c1:success',
+      'starting c2',
+      'recorded c2:success',
+    ]);
+  });
+
   it('a checkpoint that throws ends the evaluation with its error', async () => {
     const ledger: Ledger = [];
     const session = new Session();
