@@ -5,14 +5,19 @@ import {
   Controller,
   Get,
   HttpCode,
+  type MessageEvent,
   NotFoundException,
   Param,
   Post,
   Req,
+  Sse,
 } from '@nestjs/common';
+import type { Observable } from 'rxjs';
 import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
 import { EvaluationQueue, type EvaluationJobResult } from 'affordance/bullmq';
+
+import { observeJob } from './observe-job.js';
 
 /** The body of `POST /agent/jobs`. */
 export class QueuedAskDto {
@@ -44,7 +49,8 @@ export interface JobView {
  * The queued mode of the support service: `POST /agent/jobs` puts the
  * customer's question on the queue and answers 202 at once; a worker process
  * runs the agent on the customer's stored session; `GET /agent/jobs/:jobId`
- * shows its progress and result.
+ * shows its progress and result, and `GET /agent/jobs/:jobId/events` streams
+ * them (server-sent events: `progress`..., then `completed` or `failed`).
  */
 @Controller('agent/jobs')
 export class QueuedAgentController {
@@ -63,6 +69,11 @@ export class QueuedAgentController {
       data: { customerId },
     });
     return { jobId, sessionId, status: 'queued' };
+  }
+
+  @Sse(':jobId/events')
+  events(@Param('jobId') jobId: string): Observable<MessageEvent> {
+    return observeJob(this.queue, jobId);
   }
 
   @Get(':jobId')

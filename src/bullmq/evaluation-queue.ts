@@ -1,4 +1,4 @@
-import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bullmq';
 
 import type { ApprovalDecision, JsonValue } from '../index.js';
 
@@ -58,8 +58,10 @@ export interface EnqueueResume {
 export class EvaluationQueue {
   /** The underlying BullMQ queue. */
   readonly queue: Queue<EvaluationJobData, EvaluationJobResult>;
+  readonly #connection: ConnectionOptions;
 
   constructor(options: EvaluationQueueOptions) {
+    this.#connection = options.connection;
     this.queue = new Queue<EvaluationJobData, EvaluationJobResult>(
       options.queueName ?? DEFAULT_EVALUATION_QUEUE,
       {
@@ -96,6 +98,14 @@ export class EvaluationQueue {
       decisions: request.decisions,
     };
     return await this.#add(data, request.jobId);
+  }
+
+  /**
+   * A new listener of this queue's events (`progress`, `completed`, `failed`...)
+   * on its own connection; close it when done. See BullMQ's `QueueEvents`.
+   */
+  events(): QueueEvents {
+    return new QueueEvents(this.queue.name, { connection: this.#connection });
   }
 
   /** Closes the queue's connection. */

@@ -147,7 +147,37 @@ describeWithRedis('the nest example in queued mode', () => {
     });
   });
 
+  it('streams a job as server-sent events: progress as it runs, then the same result as polling', async () => {
+    // The worker waits until the stream is open, so the job's events come live (the
+    // stream's listener may still miss the first ones while it connects: only the ending is certain).
+    await worker.worker.pause();
+    const queued = await ask('c-2002', 'The CSV export crashes with error 500 since this morning.');
+    const response = await fetch(`${base}/agent/jobs/${queued.jobId}/events`);
+    await worker.worker.resume();
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    // The stream ends after the job's ending.
+    const text = await response.text();
+    const events = text
+      .split('\n\n')
+      .filter((block) => block.trim() !== '')
+      .map((block) => ({
+        type: /^event: (.*)$/m.exec(block)?.[1],
+        data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') as unknown,
+      }));
+    // Three turns with tool calls: each reports when its calls are known and once they are recorded.
+    expect(events.map((event) => event.type)).toEqual([
+      ...Array<string>(6).fill('progress'),
+      'completed',
+    ]);
+    expect(events[0]?.data).toMatchObject({ turn: 0, toolCalls: 0, lastCalls: [] });
+    const polled = await finished(queued.jobId);
+    expect(events.at(-1)?.data).toEqual(polled.result);
+    expect(polled.result).toMatchObject({ output: { resolution: 'ticket_opened' } });
+  });
+
   it('answers 404 for an unknown job and 400 for an empty question', async () => {
+    const missing = await (await fetch(`${base}/agent/jobs/nope/events`)).text();
+    expect(missing).toContain('event: missing');
     expect((await fetch(`${base}/agent/jobs/nope`)).status).toBe(404);
     expect((await postJson(`${base}/agent/jobs`, { message: '' })).status).toBe(400);
   });
