@@ -213,7 +213,12 @@ export type {
   ToolCallObserver,
 } from './runtime/telemetry/tool-call-observer.js';
 export type { ToolCallOutcome } from './runtime/tool-call-outcome.js';
-export type { NestedEvaluate, ToolContextMembers } from './runtime/tool-context-members.js';
+export type {
+  NestedEvaluate,
+  ToolContextMembers,
+  ToolProgress,
+} from './runtime/tool-context-members.js';
+export type { CallToolOptions, ToolCallRequest } from './runtime/call-tool-request.js';
 export {
   CallBudgetPolicy,
   type CallBudgetPolicyOptions,

@@ -3,9 +3,14 @@ import { randomUUID } from 'node:crypto';
 import type { Container, Newable, ServiceIdentifier } from 'inversify';
 
 import { type Clock, systemClock } from '../core/clock.js';
-import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
-import { ProviderAdapter } from '../provider/provider-adapter.js';
+import { type ProviderAdapter } from '../provider/provider-adapter.js';
+import { toolSpecOf } from '../provider/tool-spec.js';
+import { boundAdapter } from './bound-adapter.js';
+import type { CallToolOptions, ToolCallRequest } from './call-tool-request.js';
+import { adapterForCall, onProgressOf, runToolCall } from './call-tool.js';
+import type { ToolCallOutcome } from './tool-call-outcome.js';
+import { nestedPauseError } from './nested-pause-error.js';
 import { Prompt } from '../prompt/prompt.js';
 import { RenderedPrompt } from '../prompt/rendered-prompt.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
@@ -213,6 +218,36 @@ export class AffordanceRuntime {
     );
   }
 
+  /**
+   * Runs one call of one of `prompt`'s tools outside the model loop (an MCP
+   * client's call, a test, a job), exactly as a model's call runs: argument
+   * validation, policies, its own call scope, rollback on failure, one
+   * `ToolInvoked` in `options.session` (a new session when omitted). A failure
+   * comes back as the outcome's failed result, never thrown; a call that needs
+   * approval is decided by `options.approve`, denied without it. Arguments
+   * follow the tool's standard JSON Schema (`toJsonSchema(params, 'standard')`).
+   * @throws PromptEvaluationError when the deadline passed or `options.signal` aborted before the call ended.
+   *
+   * @example
+   * const outcome = await runtime.callTool(prompt, { name: 'lookup_order', arguments: '{"orderId":"A-1"}' });
+   * console.log(outcome.result.success, outcome.message);
+   */
+  async callTool(
+    prompt: Prompt,
+    request: ToolCallRequest,
+    options: CallToolOptions = {},
+  ): Promise<ToolCallOutcome> {
+    const adapter = options.adapter ?? (await adapterForCall(this.container, prompt.label));
+    checkSeam(adapter);
+    this.prepare(prompt);
+    const scope = this.#openScope(prompt, adapter, options, undefined, options);
+    try {
+      return await runToolCall(scope, this.#executor, request, options);
+    } finally {
+      await scope.dispose();
+    }
+  }
+
   /** The loop behind `evaluate` and `stream`. */
   async #run<O>(
     prompt: Prompt<O>,
@@ -227,7 +262,7 @@ export class AffordanceRuntime {
         providerPayload: { deadlineExpiresAt: deadline.expiresAt.toISOString() },
       });
     }
-    const adapter = options.adapter ?? (await this.#boundAdapter(prompt));
+    const adapter = options.adapter ?? (await boundAdapter(this.container, prompt.label));
     checkSeam(adapter);
     const request = options.resume;
     if (request === undefined) {
@@ -298,6 +333,8 @@ export class AffordanceRuntime {
     adapter: ProviderAdapter,
     options: EvaluateOptions,
     resumed?: EvaluationState,
+    /** Set for `callTool`: no model reads the tools, so their standard schemas apply. */
+    direct?: Pick<CallToolOptions, 'onProgress'>,
   ): EvaluationScope {
     const session = options.session ?? new Session({ clock: this.clock });
     const rendered = prompt.render({
@@ -305,11 +342,14 @@ export class AffordanceRuntime {
       session,
       overrides: options.overrides,
     });
-    adapter.validate(rendered.tools);
+    if (direct === undefined) adapter.validate(rendered.tools);
     const toolSpecs = Object.freeze(
-      rendered.tools.map((tool) =>
-        adapter.toolSpec(tool, rendered.toolParamDescriptions.get(tool.name)),
-      ),
+      rendered.tools.map((tool) => {
+        const descriptions = rendered.toolParamDescriptions.get(tool.name);
+        return direct === undefined
+          ? adapter.toolSpec(tool, descriptions)
+          : toolSpecOf(tool, false, descriptions);
+      }),
     );
     const deadline = options.deadline;
     const budget = options.budget ?? savedBudget(resumed);
@@ -337,6 +377,7 @@ export class AffordanceRuntime {
       signal: signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals),
       resolvableWithoutCall: (sectionClass) => this.isCallFree(sectionClass),
       directConstruction: (sectionClass) => this.directConstruction(sectionClass),
+      onProgress: onProgressOf(direct),
     });
   }
 
@@ -348,25 +389,6 @@ export class AffordanceRuntime {
   ): Promise<PromptResponse<O>> {
     const response = await this.evaluate(child, Object.assign({ adapter }, options));
     if (response.status === 'completed') return response;
-    const calls = response.interruption.pending.map((call) => `'${call.name}' (${call.reason})`);
-    throw new Error(
-      `The nested evaluation of ${child.label} paused for approval of ${calls.join(', ')}; a nested evaluation cannot pause. ` +
-        'Fix: put the approval rule on the outer tool that starts the nested evaluation, or evaluate this prompt at the top level.',
-    );
-  }
-
-  /** The adapter bound to `ProviderAdapter` in the container. */
-  async #boundAdapter(prompt: Prompt): Promise<ProviderAdapter> {
-    if (!this.container.isBound(ProviderAdapter)) {
-      throw new ConfigurationError({
-        subject: `Evaluation of prompt '${prompt.label}'`,
-        problem:
-          'has no provider adapter: none was passed as options.adapter and none is bound to ProviderAdapter.',
-        fix:
-          'Bind one in the container, e.g. `container.bind(ProviderAdapter).to(OpenAIAdapter).inSingletonScope()`, ' +
-          'or pass it: runtime.evaluate(prompt, { adapter }).',
-      });
-    }
-    return await this.container.getAsync(ProviderAdapter);
+    throw nestedPauseError(child.label, response);
   }
 }

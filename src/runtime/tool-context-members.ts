@@ -15,6 +15,16 @@ export type NestedEvaluate = <O>(
   options?: EvaluateOptions,
 ) => Promise<PromptResponse<O>>;
 
+/** How far a running tool call has got (`context.reportProgress`); MCP sends it as a progress notification. */
+export interface ToolProgress {
+  /** The work done so far; it should grow with each report. */
+  readonly progress: number;
+  /** The whole work, when known. */
+  readonly total?: number | undefined;
+  /** What the tool is doing, for a person. */
+  readonly message?: string | undefined;
+}
+
 /** The members the runtime adds to every {@link ToolContext}: the evaluation the call belongs to. */
 export interface ToolContextMembers {
   /** The id of the evaluation the call belongs to (shared by its events). */
@@ -41,6 +51,12 @@ export interface ToolContextMembers {
    * `context.evaluate(child, { session: context.session, deadline: context.deadline })`.
    */
   readonly evaluate: NestedEvaluate;
+  /**
+   * Reports how far the call has got. It reaches a caller that listens (an MCP
+   * client that asked for progress, `callTool`'s `onProgress`); otherwise it
+   * does nothing. Never throws.
+   */
+  readonly reportProgress: (progress: ToolProgress) => void;
 }
 
 declare module '../tools/tool-context.js' {

@@ -24,6 +24,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'BudgetTracker',
     'CallBudgetPolicy',
     'CallBudgetPolicyOptions',
+    'CallToolOptions',
     'Class',
     'ClassRef',
     'ClearOp',
@@ -205,6 +206,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'ToolCallId',
     'ToolCallObserver',
     'ToolCallOutcome',
+    'ToolCallRequest',
     'ToolCallSignal',
     'ToolChoice',
     'ToolContext',
@@ -222,6 +224,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'ToolOutcome',
     'ToolOverride',
     'ToolPolicy',
+    'ToolProgress',
     'ToolResult',
     'ToolResultInit',
     'ToolValidationError',
@@ -442,6 +445,16 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'PendingCallSummary',
     'runEvaluationJob',
   ],
+  'affordance/mcp': [
+    'McpCallContext',
+    'McpCallTool',
+    'McpHttpHandler',
+    'McpHttpHandlerOptions',
+    'McpStdioServing',
+    'McpToolServer',
+    'McpToolServerOptions',
+    'serveMcpStdio',
+  ],
 };
 
 const files: Readonly<Record<string, string>> = {
@@ -456,6 +469,7 @@ const files: Readonly<Record<string, string>> = {
   'affordance/otel': 'src/otel/index.ts',
   'affordance/durable': 'src/durable/index.ts',
   'affordance/bullmq': 'src/bullmq/index.ts',
+  'affordance/mcp': 'src/mcp/index.ts',
 };
 
 function exportedNames(): Record<string, string[]> {

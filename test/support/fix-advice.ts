@@ -10,6 +10,7 @@ import ts from 'typescript';
 
 import * as core from 'affordance';
 import * as bullmq from 'affordance/bullmq';
+import * as mcp from 'affordance/mcp';
 import * as durable from 'affordance/durable';
 import * as nest from 'affordance/nest';
 import * as anthropic from 'affordance/anthropic';
@@ -31,6 +32,7 @@ export const entryPoints: Readonly<Record<string, Readonly<Record<string, unknow
   'affordance/nest': nest,
   'affordance/durable': durable,
   'affordance/bullmq': bullmq,
+  'affordance/mcp': mcp,
 };
 
 /**

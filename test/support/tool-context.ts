@@ -31,6 +31,7 @@ export function toolContext(services: ServiceResolver, callId = 'call_1'): ToolC
     adapter,
     evaluate: <O>(child: Prompt<O>, options: EvaluateOptions = {}) =>
       runtime.evaluate(child, { adapter, ...options }),
+    reportProgress: () => undefined,
   });
 }
 

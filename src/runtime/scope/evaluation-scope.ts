@@ -10,7 +10,7 @@ import { ProviderAdapter } from '../../provider/provider-adapter.js';
 import type { RequestPrompt } from '../../provider/provider-request.js';
 import type { ToolSpec } from '../../provider/tool-spec.js';
 import type { SchemaProfile } from '../../schema/params-json-schema.js';
-import type { NestedEvaluate } from '../tool-context-members.js';
+import type { NestedEvaluate, ToolProgress } from '../tool-context-members.js';
 import { Session } from '../../session/session.js';
 import { isSectionClass } from '../../prompt/section-metadata.js';
 import { type ServiceResolver, ToolContext } from '../../tools/tool-context.js';
@@ -45,6 +45,8 @@ export interface EvaluationScopeInit {
    */
   readonly directConstruction?:
     ((sectionClass: object) => DirectConstruction | undefined) | undefined;
+  /** Where the calls' `context.reportProgress` goes; absent: nowhere. */
+  readonly onProgress?: ((callId: string, progress: ToolProgress) => void) | undefined;
 }
 
 /**
@@ -127,6 +129,19 @@ export class EvaluationScope {
     return this.#strict.has(toolName) ? 'openai-strict' : 'standard';
   }
 
+  /** The `context.reportProgress` of call `callId`: a shared no-op when no one listens. */
+  progressReporter(callId: string): (progress: ToolProgress) => void {
+    const listener = this.#init.onProgress;
+    if (listener === undefined) return ignoreProgress;
+    return (progress) => {
+      try {
+        listener(callId, progress);
+      } catch {
+        // A listener's failure is the listener's: the tool goes on.
+      }
+    };
+  }
+
   /** Opens the scope of one tool call; dispose it when the call ends. */
   openCall(callId: string, signal: AbortSignal): ToolCallScope {
     return new ToolCallScope(this, callId, signal);
@@ -142,6 +157,10 @@ export class EvaluationScope {
     if (errors.length > 0)
       throw new AggregateError(errors, 'Disposing the evaluation scope failed.');
   }
+}
+
+function ignoreProgress(): void {
+  // No one listens to this evaluation's progress.
 }
 
 /**
@@ -188,6 +207,7 @@ export class ToolCallScope {
       filesystem: this.resources.has(Filesystem) ? this.resources.get(Filesystem) : undefined,
       adapter: evaluation.adapter,
       evaluate: evaluation.evaluate,
+      reportProgress: evaluation.progressReporter(callId),
     });
   }
 

@@ -1,0 +1,14 @@
+/**
+ * `affordance/mcp`: serve a prompt's tools over the Model Context Protocol
+ * (stdio and Streamable HTTP), and use an MCP server's tools in a prompt.
+ * Built on the official `@modelcontextprotocol/sdk` (an optional peer,
+ * loaded only when a server or connection starts).
+ */
+export { McpHttpHandler, type McpHttpHandlerOptions } from './mcp-http-handler.js';
+export { McpToolServer } from './mcp-tool-server.js';
+export type {
+  McpCallContext,
+  McpCallTool,
+  McpToolServerOptions,
+} from './mcp-tool-server-options.js';
+export { serveMcpStdio, type McpStdioServing } from './serve-mcp-stdio.js';

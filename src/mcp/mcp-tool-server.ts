@@ -1,0 +1,191 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage } from 'node:http';
+
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+
+import { ConfigurationError, Session, type ToolDefinition } from '../index.js';
+import { toolSpecOf } from '../provider/index.js';
+import { callResult, thrownResult } from './mcp-call-result.js';
+import type { McpCallContext, McpToolServerOptions } from './mcp-tool-server-options.js';
+
+/** What a call handler receives from the SDK (the parts used here). */
+interface CallExtra {
+  readonly signal: AbortSignal;
+  readonly sessionId?: string | undefined;
+  readonly _meta?: { readonly progressToken?: string | number | undefined } | undefined;
+  readonly sendNotification: (notification: {
+    method: 'notifications/progress';
+    params: {
+      progressToken: string | number;
+      progress: number;
+      total?: number | undefined;
+      message?: string | undefined;
+    };
+  }) => Promise<void>;
+}
+
+/**
+ * Serves a prompt's tools over the Model Context Protocol, with the official
+ * SDK (`@modelcontextprotocol/sdk`, an optional peer, loaded on first use).
+ * The tool list is the prompt's enabled tools with the JSON Schemas an
+ * evaluation sends; each call runs through `runtime.callTool`, so it is
+ * validated, gated by policies, rolled back on failure and recorded as a
+ * `ToolInvoked` in the connection's session. A tool's failure is an `isError`
+ * result the client's model reads, never a protocol error; a client's
+ * cancellation aborts the call's signal; `context.reportProgress` becomes
+ * progress notifications when the client asked for them; when a call changes
+ * which tools are enabled, the client is told the list changed.
+ *
+ * Serve it with {@link serveMcpStdio}, {@link McpHttpHandler} (Streamable
+ * HTTP), or `AffordanceMcpModule` in a NestJS application.
+ *
+ * @example
+ * const server = new McpToolServer({ runtime, prompt: supportPrompt });
+ * await serveMcpStdio(server);
+ */
+export class McpToolServer {
+  /** The options it was built with. */
+  readonly options: McpToolServerOptions;
+  /** Names of the tools the chosen sections contribute (`undefined`: every tool). */
+  readonly #chosen: ReadonlySet<string> | undefined;
+  /** The HTTP request being handled, for the calls it carries. @internal */
+  readonly httpRequests = new AsyncLocalStorage<IncomingMessage>();
+
+  constructor(options: McpToolServerOptions) {
+    this.options = options;
+    this.#chosen = chosenTools(options);
+    options.runtime.prepare(options.prompt);
+  }
+
+  /**
+   * A new SDK `McpServer` for one connection (its low-level `server` answers the tool requests), with its own affordance session;
+   * connect it to a transport (`server.connect(transport)`).
+   */
+  async createServer(): Promise<McpServer> {
+    const sdk = await import('@modelcontextprotocol/sdk/server/mcp.js');
+    const types = await import('@modelcontextprotocol/sdk/types.js');
+    const options = this.options;
+    const server = new sdk.McpServer(
+      { name: options.name ?? options.prompt.key, version: options.version ?? '0.0.0' },
+      { capabilities: { tools: { listChanged: true } } },
+    );
+    let session: Promise<Session> | undefined;
+    const sessionOf = (sessionId: string | undefined): Promise<Session> =>
+      (session ??= Promise.resolve(options.session?.({ sessionId }) ?? new Session()));
+    let listed: string | undefined;
+    server.server.setRequestHandler(types.ListToolsRequestSchema, async (_request, extra) => {
+      const tools = this.listTools(await sessionOf(extra.sessionId));
+      listed = tools.map((tool) => tool.name).join('\n');
+      return { tools };
+    });
+    server.server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
+      const current = await sessionOf(extra.sessionId);
+      const result = await this.#call(request.params, extra, current);
+      const names = this.listTools(current)
+        .map((tool) => tool.name)
+        .join('\n');
+      if (listed !== undefined && names !== listed) {
+        listed = names;
+        server.sendToolListChanged();
+      }
+      return result;
+    });
+    return server;
+  }
+
+  /** The tools a client lists now, for the connection whose session is `session`. */
+  listTools(session: Session): Tool[] {
+    const rendered = this.options.prompt.render({ params: this.options.params, session });
+    return this.#served(rendered.tools).map((tool) => {
+      const spec = toolSpecOf(tool, false, rendered.toolParamDescriptions.get(tool.name));
+      return {
+        name: spec.name,
+        description: spec.description,
+        inputSchema: spec.parameters as Tool['inputSchema'],
+        annotations: { readOnlyHint: tool.readOnly },
+      };
+    });
+  }
+
+  #served(tools: readonly ToolDefinition[]): readonly ToolDefinition[] {
+    const chosen = this.#chosen;
+    return tools.filter((tool) => !tool.native && (chosen === undefined || chosen.has(tool.name)));
+  }
+
+  async #call(
+    params: { name: string; arguments?: Record<string, unknown> | undefined },
+    extra: CallExtra,
+    session: Session,
+  ): Promise<CallToolResult> {
+    const options = this.options;
+    const rendered = options.prompt.render({ params: options.params, session });
+    const served = this.#served(rendered.tools);
+    if (!served.some((tool) => tool.name === params.name)) {
+      const names = served.map((tool) => tool.name).join(', ');
+      return thrownResult(`Unknown tool '${params.name}'. The tools of this server are: ${names}.`);
+    }
+    const call: McpCallContext = {
+      sessionId: extra.sessionId,
+      httpRequest: this.httpRequests.getStore(),
+      session,
+    };
+    const token = extra._meta?.progressToken;
+    const given = (await options.callOptions?.(call)) ?? {};
+    const callOptions = Object.assign({}, given, {
+      session,
+      params: options.params,
+      signal:
+        given.signal === undefined ? extra.signal : AbortSignal.any([given.signal, extra.signal]),
+      onProgress:
+        token === undefined
+          ? undefined
+          : (progress: {
+              progress: number;
+              total?: number | undefined;
+              message?: string | undefined;
+            }) => {
+              void extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, ...progress },
+                })
+                .catch(() => undefined);
+            },
+    });
+    const request = { name: params.name, arguments: params.arguments ?? {} };
+    try {
+      const outcome = await (options.callTool === undefined
+        ? options.runtime.callTool(options.prompt, request, callOptions)
+        : options.callTool(options.prompt, request, callOptions, call));
+      return callResult(outcome);
+    } catch (error) {
+      return thrownResult(error instanceof Error ? error.message : String(error));
+    }
+  }
+}
+
+/** The names of the tools of `options.sections`, checked against the prompt's section paths. */
+function chosenTools(options: McpToolServerOptions): ReadonlySet<string> | undefined {
+  const sections = options.sections;
+  if (sections === undefined) return undefined;
+  const registry = options.prompt.registry;
+  const paths = registry.nodes.map((node) => node.path.join('.'));
+  for (const section of sections) {
+    if (!paths.includes(section)) {
+      throw new ConfigurationError({
+        subject: `McpToolServer for prompt '${options.prompt.label}'`,
+        problem: `was asked to serve section '${section}', which the prompt does not have.`,
+        fix: `Pass section paths of the prompt in \`sections\`: ${paths.join(', ')}.`,
+      });
+    }
+  }
+  const within = (path: readonly string[]): boolean =>
+    sections.some((section) => {
+      const joined = path.join('.');
+      return joined === section || joined.startsWith(`${section}.`);
+    });
+  return new Set(
+    registry.tools.filter((entry) => within(entry.path)).map((entry) => entry.tool.name),
+  );
+}

@@ -1,0 +1,239 @@
+import { IsInt, IsString, Min } from 'class-validator';
+import { Container } from 'inversify';
+
+import {
+  installAffordance,
+  MarkdownSection,
+  PolicyDecision,
+  Prompt,
+  PromptEvaluationError,
+  Session,
+  ToolDefinition,
+  ToolInvoked,
+  type ToolProgress,
+  ToolResult,
+} from 'affordance';
+import { ScriptedAdapter } from 'affordance/testing';
+
+class NoteParams {
+  @IsString() text!: string;
+  @IsInt() @Min(1) copies!: number;
+}
+
+/** A STATE slice `write_note` fills through `context.session`. */
+class Note {
+  constructor(readonly text: string) {}
+}
+
+function desk(extra: ToolDefinition[] = [], policies: Prompt['policies'] = []): Prompt {
+  const writeNote = new ToolDefinition({
+    name: 'write_note',
+    description: 'Write a note.',
+    params: NoteParams,
+    handler: (params, context) => {
+      context.session.dispatch(new Note(params.text));
+      if (params.text === 'boom') throw new Error('the disk is full');
+      context.reportProgress({ progress: 1, total: 2, message: 'written' });
+      context.reportProgress({ progress: 2, total: 2 });
+      return ToolResult.ok(null, `Wrote ${params.copies} × ${params.text}.`);
+    },
+  });
+  return new Prompt({
+    ns: 'test',
+    key: 'desk',
+    policies,
+    sections: [
+      new MarkdownSection({
+        key: 'desk',
+        title: 'Desk',
+        template: 'Write notes.',
+        tools: [writeNote, ...extra],
+      }),
+    ],
+  });
+}
+
+describe('AffordanceRuntime.callTool', () => {
+  it('runs one call as a model call runs: validated, recorded once in the session, result returned', async () => {
+    const runtime = installAffordance(new Container());
+    const session = new Session();
+
+    const outcome = await runtime.callTool(
+      desk(),
+      { name: 'write_note', arguments: '{"text":"hello","copies":2}', callId: 'mcp-1' },
+      { session },
+    );
+
+    expect(outcome.result.success).toBe(true);
+    expect(outcome.message).toBe('Wrote 2 × hello.');
+    const [event] = session.slice(ToolInvoked).all();
+    expect(event).toMatchObject({ name: 'write_note', callId: 'mcp-1', outcome: 'success' });
+    expect(session.slice(ToolInvoked).all()).toHaveLength(1);
+    expect(session.slice(Note).all()).toEqual([new Note('hello')]);
+  });
+
+  it('returns invalid arguments, a throwing handler and an unknown tool as failed results, rolling back state', async () => {
+    const runtime = installAffordance(new Container());
+    const session = new Session();
+    const prompt = desk();
+
+    const invalid = await runtime.callTool(
+      prompt,
+      { name: 'write_note', arguments: { text: 'x', copies: 0 } },
+      { session },
+    );
+    const thrown = await runtime.callTool(
+      prompt,
+      { name: 'write_note', arguments: { text: 'boom', copies: 1 } },
+      { session },
+    );
+    const unknown = await runtime.callTool(prompt, { name: 'erase_all' }, { session });
+
+    expect(invalid.result.success).toBe(false);
+    expect(invalid.message).toContain('copies');
+    expect(thrown.result.success).toBe(false);
+    expect(thrown.message).toContain('the disk is full');
+    expect(unknown.result.success).toBe(false);
+    expect(unknown.message).toContain('erase_all');
+    expect(session.slice(Note).all()).toEqual([]);
+    expect(
+      session
+        .slice(ToolInvoked)
+        .all()
+        .map((event) => event.outcome),
+    ).toEqual(['failure', 'failure', 'failure']);
+  });
+
+  it("applies the prompt's policies", async () => {
+    const runtime = installAffordance(new Container());
+    const noCopies = {
+      name: 'NoCopies',
+      check: () => PolicyDecision.deny('Copies are off today.', 'Ask tomorrow.'),
+    };
+
+    const outcome = await runtime.callTool(
+      desk([], [noCopies]),
+      { name: 'write_note', arguments: { text: 'a', copies: 1 } },
+      {},
+    );
+
+    expect(outcome.result.success).toBe(false);
+    expect(outcome.event.outcome).toBe('denied');
+    expect(outcome.message).toContain('Copies are off today.');
+  });
+
+  describe('a call that needs approval', () => {
+    const approved = new ToolDefinition({
+      name: 'refund',
+      description: 'Refund an order.',
+      approval: true,
+      handler: () => ToolResult.ok(null, 'Refunded.'),
+    });
+
+    it('is denied when the caller gives no approve', async () => {
+      const runtime = installAffordance(new Container());
+      const outcome = await runtime.callTool(desk([approved]), { name: 'refund' });
+
+      expect(outcome.event.outcome).toBe('denied');
+      expect(outcome.message).toContain('cannot give it');
+    });
+
+    it('runs when approve says yes, and is denied with the message of a no', async () => {
+      const runtime = installAffordance(new Container());
+      const asked: string[] = [];
+      const yes = await runtime.callTool(
+        desk([approved]),
+        { name: 'refund', callId: 'r1' },
+        {
+          approve: (pending) => {
+            asked.push(`${pending.callId} ${pending.name}`);
+            return true;
+          },
+        },
+      );
+      const no = await runtime.callTool(
+        desk([approved]),
+        { name: 'refund' },
+        { approve: () => ({ callId: 'ignored', approved: false, message: 'Not this one.' }) },
+      );
+
+      expect(asked).toEqual(['r1 refund']);
+      expect(yes.message).toBe('Refunded.');
+      expect(no.event.outcome).toBe('denied');
+      expect(no.message).toContain('Not this one.');
+    });
+  });
+
+  it("passes the tool's progress reports to onProgress, and a listener's failure never fails the call", async () => {
+    const runtime = installAffordance(new Container());
+    const reports: ToolProgress[] = [];
+
+    const outcome = await runtime.callTool(
+      desk(),
+      { name: 'write_note', arguments: { text: 'a', copies: 1 } },
+      {
+        onProgress: (progress) => {
+          reports.push(progress);
+          throw new Error('listener is broken');
+        },
+      },
+    );
+
+    expect(outcome.result.success).toBe(true);
+    expect(reports).toEqual([
+      { progress: 1, total: 2, message: 'written' },
+      { progress: 2, total: 2 },
+    ]);
+  });
+
+  it('stops a nested evaluation with a Fix when no adapter is given or bound, and uses the given one', async () => {
+    const runtime = installAffordance(new Container());
+    const child = new Prompt({
+      ns: 'test',
+      key: 'child',
+      sections: [new MarkdownSection({ key: 'c', title: 'C', template: 'Answer.' })],
+    });
+    const nest = new ToolDefinition({
+      name: 'ask_child',
+      description: 'Ask a child prompt.',
+      handler: async (_params, context) => {
+        const response = await context.evaluate(child);
+        return ToolResult.ok(null, `child said: ${response.text}`);
+      },
+    });
+
+    const without = runtime.callTool(desk([nest]), { name: 'ask_child' });
+    const withAdapter = await runtime.callTool(
+      desk([nest]),
+      { name: 'ask_child' },
+      { adapter: new ScriptedAdapter([{ text: 'hi' }]) },
+    );
+
+    // As in an evaluation, a nested evaluation's failure stops the call rather than reaching a model.
+    await expect(without).rejects.toBeInstanceOf(PromptEvaluationError);
+    await expect(without).rejects.toThrow(
+      'Fix: Pass one: runtime.callTool(prompt, request, { adapter })',
+    );
+    expect(withAdapter.message).toBe('child said: hi');
+  });
+
+  it('stops with a PromptEvaluationError when the signal aborts during the call', async () => {
+    const runtime = installAffordance(new Container());
+    const controller = new AbortController();
+    const wait = new ToolDefinition({
+      name: 'wait',
+      description: 'Wait until cancelled.',
+      handler: (_params, context) =>
+        new Promise<ToolResult>((_resolve, reject) => {
+          context.signal.addEventListener('abort', () => {
+            reject(new Error('cancelled'));
+          });
+          controller.abort();
+        }),
+    });
+
+    await expect(
+      runtime.callTool(desk([wait]), { name: 'wait' }, { signal: controller.signal }),
+    ).rejects.toBeInstanceOf(PromptEvaluationError);
+  });
+});
