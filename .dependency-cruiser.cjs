@@ -28,7 +28,7 @@ const entryPoints = {
   testing: ['provider'],
   planning: [],
   filesystem: [],
-  nest: ['provider', 'durable'],
+  nest: ['provider', 'durable', 'mcp'],
   otel: ['provider'],
   durable: [],
   bullmq: ['provider', 'durable'],

@@ -12,3 +12,12 @@ export type {
   McpToolServerOptions,
 } from './mcp-tool-server-options.js';
 export { serveMcpStdio, type McpStdioServing } from './serve-mcp-stdio.js';
+export type {
+  McpCommandServer,
+  McpServerAddress,
+  McpToolsSectionOptions,
+  McpTransportServer,
+  McpUrlServer,
+} from './mcp-connection-options.js';
+export { McpToolsSection, type SkippedMcpTool } from './mcp-tools-section.js';
+export type { SchemaProblem } from './json-schema-params.js';

@@ -8,12 +8,14 @@ import {
   type EvaluationStream,
   type Prompt,
   type PromptResponse,
+  type ToolCallOutcome,
+  type ToolCallRequest,
   ProviderAdapter,
 } from '../index.js';
 import { AffordanceModuleOptions } from './affordance-module-options.js';
 import { bindStreamReads } from './bind-stream-reads.js';
 import { explainUnprovidedSections } from './explain-unprovided-sections.js';
-import type { NestEvaluateOptions } from './nest-evaluate-options.js';
+import type { NestCallToolOptions, NestEvaluateOptions } from './nest-evaluate-options.js';
 import { NestSectionBridge } from './nest-section-bridge.js';
 
 /**
@@ -159,6 +161,25 @@ export class AffordanceService implements OnApplicationBootstrap {
     const context = this.#bridge.contextFor(request, contextId);
     return bindStreamReads(this.runtime.stream(prompt, evaluateOptions), (read) =>
       this.#bridge.run(context, read),
+    );
+  }
+
+  /**
+   * Runs one call of one of `prompt`'s tools outside the model loop (see
+   * `AffordanceRuntime.callTool`), with sections resolved in the Nest context
+   * of `options.request` (or `options.contextId`): what the MCP mounting does
+   * for each call it receives.
+   */
+  async callTool(
+    prompt: Prompt,
+    request: ToolCallRequest,
+    options: NestCallToolOptions = {},
+  ): Promise<ToolCallOutcome> {
+    this.prepare(prompt);
+    const { request: httpRequest, contextId, ...callOptions } = options;
+    const context = this.#bridge.contextFor(httpRequest, contextId);
+    return await this.#bridge.run(context, () =>
+      this.runtime.callTool(prompt, request, callOptions),
     );
   }
 }

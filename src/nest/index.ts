@@ -6,6 +6,7 @@ import 'reflect-metadata';
  * `@nestjs/*`; only this entry point does.
  * @packageDocumentation
  */
+export { AffordanceMcpModule, type AffordanceMcpModuleOptions } from './affordance-mcp-module.js';
 export { AffordanceModule } from './affordance-module.js';
 export {
   type AdapterFactory,
@@ -15,4 +16,4 @@ export {
   AffordanceModuleOptions,
 } from './affordance-module-options.js';
 export { AffordanceService } from './affordance-service.js';
-export type { NestEvaluateOptions } from './nest-evaluate-options.js';
+export type { NestCallToolOptions, NestEvaluateOptions } from './nest-evaluate-options.js';

@@ -1,0 +1,218 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+import {
+  ConfigurationError,
+  MarkdownSection,
+  type ToolContext,
+  ToolDefinition,
+  ToolResult,
+} from '../index.js';
+import { paramsClassFromJsonSchema, type SchemaProblem } from './json-schema-params.js';
+import { McpClientConnection } from './mcp-client-connection.js';
+import type { McpToolsSectionOptions } from './mcp-connection-options.js';
+import { toolResultOf } from './tool-result-of.js';
+
+/** A tool of the server that the section leaves out, and why. */
+export interface SkippedMcpTool {
+  /** The tool's name on the server. */
+  readonly name: string;
+  /** What affordance could not validate, or why the name or description was refused. */
+  readonly problems: readonly SchemaProblem[];
+}
+
+/**
+ * A section whose tools are those of an MCP server (a command over stdio, a
+ * URL over Streamable HTTP, or any SDK transport). Each server tool becomes a
+ * `ToolDefinition` whose params class is built from the tool's JSON Schema, so
+ * the model's arguments are validated before anything is sent; a schema
+ * affordance cannot validate fails `connect` (or is skipped and listed in
+ * `skipped`), never trusted blindly. A call is forwarded with the call's
+ * signal (cancelling it on the server) and its progress; the server's result
+ * becomes the tool's result, and a server error (`isError`, a protocol error,
+ * a dropped connection) reaches the model as a failed result. When the server
+ * says its list changed, the section lists again: the next evaluation sees
+ * the new tools. `close()` ends the connection (bind the section with an
+ * `onDeactivation` hook, or close it when the application stops).
+ *
+ * @example
+ * const weather = await McpToolsSection.connect({
+ *   key: 'weather',
+ *   server: { command: 'node', args: ['weather-server.js'] },
+ * });
+ * const prompt = new Prompt({ ns: 'app', key: 'agent', sections: [DeskSection, weather] });
+ * // ... when the application stops:
+ * await weather.close();
+ */
+export class McpToolsSection extends MarkdownSection {
+  /** Server tools left out because their schemas could not be validated (`unsupportedSchemas: 'skip'`). */
+  skipped: readonly SkippedMcpTool[] = [];
+  /** The server's name, from its handshake. */
+  readonly serverName: string;
+  readonly #options: McpToolsSectionOptions;
+  readonly #connection: McpClientConnection;
+  #tools: readonly ToolDefinition[] = [];
+  #refreshing: Promise<void> | undefined;
+  /** Another change was announced during the refresh running now. */
+  #again = false;
+
+  private constructor(
+    options: McpToolsSectionOptions,
+    connection: McpClientConnection,
+    serverName: string,
+    instructions: string,
+  ) {
+    super({
+      key: options.key,
+      title: options.title ?? serverName,
+      template: options.template ?? instructions.replaceAll('${', '$${'),
+    });
+    this.#options = options;
+    this.#connection = connection;
+    this.serverName = serverName;
+    // The tools are the server's current list, not the ones the section was built with.
+    Object.defineProperty(this, 'tools', { get: () => this.#tools, enumerable: true });
+  }
+
+  /**
+   * Connects to the server, lists its tools and builds the section.
+   * @throws ConfigurationError when the server cannot be reached, or a tool's schema
+   *   cannot be validated (unless `unsupportedSchemas: 'skip'`).
+   */
+  static async connect(options: McpToolsSectionOptions): Promise<McpToolsSection> {
+    const built: { section?: McpToolsSection } = {};
+    const connection = new McpClientConnection(options, () => {
+      built.section?.refreshSoon();
+    });
+    let client;
+    try {
+      client = await connection.client();
+    } catch (error) {
+      throw new ConfigurationError({
+        subject: `McpToolsSection '${options.key}'`,
+        problem: `could not connect to its MCP server: ${error instanceof Error ? error.message : String(error)}`,
+        fix: 'Check `server` (the command and its args, or the URL) and that the server starts; try it with the MCP inspector.',
+        cause: error,
+      });
+    }
+    const name = client.getServerVersion()?.name ?? options.key;
+    const section = new McpToolsSection(options, connection, name, client.getInstructions() ?? '');
+    built.section = section;
+    try {
+      await section.refresh();
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
+    return section;
+  }
+
+  /** Lists the server's tools again and rebuilds the section's tools from them. */
+  async refresh(): Promise<void> {
+    const listed = await this.#connection.listTools();
+    const tools: ToolDefinition[] = [];
+    const skipped: SkippedMcpTool[] = [];
+    for (const tool of listed) {
+      const built = this.#define(tool);
+      if (built instanceof ToolDefinition) tools.push(built);
+      else skipped.push({ name: tool.name, problems: built });
+    }
+    if (skipped.length > 0 && this.#options.unsupportedSchemas !== 'skip') {
+      throw unsupported(this.#options.key, this.serverName, skipped);
+    }
+    this.#tools = Object.freeze(tools);
+    this.skipped = Object.freeze(skipped);
+  }
+
+  /** Closes the connection to the server; calls of its tools fail afterwards. */
+  async close(): Promise<void> {
+    await this.#connection.close();
+  }
+
+  /** Refreshes in the background after the server said its list changed (failures keep the old list). */
+  private refreshSoon(): void {
+    if (this.#refreshing !== undefined) {
+      this.#again = true;
+      return;
+    }
+    this.#refreshing = this.refresh()
+      .catch(() => undefined)
+      .finally(() => {
+        this.#refreshing = undefined;
+        if (this.#again) {
+          this.#again = false;
+          this.refreshSoon();
+        }
+      });
+  }
+
+  /** The ToolDefinition of a server tool, or the problems that keep it out. */
+  #define(tool: Tool): ToolDefinition | SchemaProblem[] {
+    const name = `${this.#options.toolPrefix ?? ''}${tool.name}`;
+    const className = `${this.#options.key}_${name}_Params`.replace(/[^A-Za-z0-9_$]/g, '_');
+    const params = paramsClassFromJsonSchema(tool.inputSchema, className);
+    if (!params.ok) return [...params.problems];
+    const server = this.serverName;
+    const connection = this.#connection;
+    try {
+      return new ToolDefinition({
+        name,
+        description: (tool.description ?? tool.title ?? tool.name).slice(0, 200),
+        params: params.params,
+        readOnly: tool.annotations?.readOnlyHint === true,
+        handler: (values: unknown, context: ToolContext) =>
+          forward(connection, server, tool.name, values, context),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return [{ pointer: '', keyword: 'name', message }];
+    }
+  }
+}
+
+/** Sends one validated call to the server and maps what comes back. */
+async function forward(
+  connection: McpClientConnection,
+  server: string,
+  name: string,
+  values: unknown,
+  context: ToolContext,
+): Promise<ToolResult> {
+  // The validated params instance, as the plain JSON the server's schema describes.
+  const args = (values === undefined ? {} : JSON.parse(JSON.stringify(values))) as Record<
+    string,
+    unknown
+  >;
+  try {
+    const result = await connection.callTool({
+      name,
+      arguments: args,
+      signal: context.signal,
+      onProgress: (progress) => {
+        context.reportProgress(progress);
+      },
+    });
+    return toolResultOf(server, result);
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return ToolResult.error(
+      `The MCP server '${server}' failed the call of '${name}' (it may or may not have run): ${message}`,
+    );
+  }
+}
+
+function unsupported(
+  key: string,
+  server: string,
+  skipped: readonly SkippedMcpTool[],
+): ConfigurationError {
+  const lines = skipped.map(
+    (tool) =>
+      `'${tool.name}': ${tool.problems.map((p) => `${p.pointer || '/'} ${p.keyword} (${p.message})`).join('; ')}`,
+  );
+  return new ConfigurationError({
+    subject: `McpToolsSection '${key}' (server '${server}')`,
+    problem: `has tools whose input schemas affordance cannot validate: ${lines.join(' | ')}.`,
+    fix: "Pass `unsupportedSchemas: 'skip'` to McpToolsSection.connect to leave these tools out (they are listed in `section.skipped`), or simplify the server's schemas.",
+  });
+}

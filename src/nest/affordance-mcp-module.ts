@@ -1,0 +1,101 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import {
+  All,
+  Body,
+  Controller,
+  type DynamicModule,
+  Inject,
+  Module,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  Req,
+  Res,
+  type Type,
+} from '@nestjs/common';
+
+import { McpHttpHandler, type McpHttpHandlerOptions, McpToolServer } from '../mcp/index.js';
+import type { McpToolServerOptions } from '../mcp/index.js';
+import { AffordanceService } from './affordance-service.js';
+
+/** Options of {@link AffordanceMcpModule.forRoot}. */
+export interface AffordanceMcpModuleOptions
+  extends Omit<McpToolServerOptions, 'runtime' | 'callTool'>, McpHttpHandlerOptions {
+  /** The route of the Streamable HTTP endpoint, e.g. `mcp`. */
+  readonly path: string;
+}
+
+const MCP_MODULE_OPTIONS = Symbol.for('affordance.mcp-module-options');
+
+/**
+ * Serves a prompt's tools over MCP (Streamable HTTP) from a NestJS
+ * application, beside `AffordanceModule`: a controller at `path` answers the
+ * endpoint's POST, GET and DELETE requests, and each call runs through
+ * `AffordanceService.callTool` in the Nest context of the HTTP request that
+ * carried it, so request-scoped providers (the caller's identity, a
+ * per-request database handle) are built per MCP request. Open MCP sessions
+ * are closed when the application stops.
+ *
+ * @example
+ * \@Module({
+ *   imports: [
+ *     AffordanceModule.forRoot({ adapter: OpenAIAdapter, prompts: [supportPrompt] }),
+ *     AffordanceMcpModule.forRoot({ path: 'mcp', prompt: supportPrompt }),
+ *   ],
+ *   providers: [SupportDeskSection],
+ * })
+ * export class AppModule {}
+ */
+@Module({})
+export class AffordanceMcpModule {
+  /** The module serving `options.prompt`'s tools at `options.path`. */
+  static forRoot(options: AffordanceMcpModuleOptions): DynamicModule {
+    return {
+      module: AffordanceMcpModule,
+      controllers: [mcpController(options.path)],
+      providers: [{ provide: MCP_MODULE_OPTIONS, useValue: options }],
+    };
+  }
+}
+
+/** A controller class at `path` that hands every request to the module's {@link McpHttpHandler}. */
+function mcpController(path: string): Type<unknown> {
+  @Controller(path)
+  class McpEndpointController implements OnApplicationBootstrap, OnModuleDestroy {
+    #handler: McpHttpHandler | undefined;
+
+    constructor(
+      @Inject(AffordanceService) private readonly affordance: AffordanceService,
+      @Inject(MCP_MODULE_OPTIONS) private readonly options: AffordanceMcpModuleOptions,
+    ) {}
+
+    onApplicationBootstrap(): void {
+      const { affordance, options } = this;
+      affordance.prepare(options.prompt);
+      const server = new McpToolServer({
+        ...options,
+        runtime: affordance.runtime,
+        callTool: (prompt, request, callOptions, call) =>
+          affordance.callTool(prompt, request, { ...callOptions, request: call.httpRequest }),
+      });
+      this.#handler = new McpHttpHandler(server, options);
+    }
+
+    async onModuleDestroy(): Promise<void> {
+      await this.#handler?.close();
+    }
+
+    @All()
+    async handle(
+      @Req() req: IncomingMessage,
+      @Res() res: ServerResponse,
+      @Body() body: unknown,
+    ): Promise<void> {
+      const handler = this.#handler;
+      if (handler === undefined)
+        throw new Error('The MCP endpoint is not ready: the application has not bootstrapped yet.');
+      await handler.handle(req, res, req.method === 'POST' ? body : undefined);
+    }
+  }
+  return McpEndpointController;
+}
