@@ -206,7 +206,11 @@ export type { PendingToolCall } from './runtime/approval/pending-tool-call.js';
 export { ProviderAdapter } from './provider/provider-adapter.js';
 export type { RuntimeOptions } from './runtime/runtime-options.js';
 export type { EvaluationObserver } from './runtime/telemetry/evaluation-observer.js';
-export type { EvaluationStart, RuntimeTelemetry } from './runtime/telemetry/runtime-telemetry.js';
+export type {
+  DirectCallStart,
+  EvaluationStart,
+  RuntimeTelemetry,
+} from './runtime/telemetry/runtime-telemetry.js';
 export type {
   ToolCallEnd,
   ToolCallEndOutcome,

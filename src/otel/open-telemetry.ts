@@ -6,8 +6,14 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
-import type { EvaluationObserver, EvaluationStart, RuntimeTelemetry } from '../index.js';
+import type {
+  DirectCallStart,
+  EvaluationObserver,
+  EvaluationStart,
+  RuntimeTelemetry,
+} from '../index.js';
 
+import { DirectCallTrace } from './direct-call-trace.js';
 import { EvaluationSpan } from './evaluation-span.js';
 import { INSTRUMENTATION_NAME } from './gen-ai-attributes.js';
 import { GenAiInstruments } from './gen-ai-instruments.js';
@@ -77,6 +83,12 @@ class OpenTelemetryTelemetry implements RuntimeTelemetry {
     const current = this.#currentInstruments();
     if (current.noop && this.#noTracerProvider()) return undefined;
     return new EvaluationSpan(this.#tracer, current.instruments, start, this.#captureContent);
+  }
+
+  startDirectCall(start: DirectCallStart): EvaluationObserver | undefined {
+    const current = this.#currentInstruments();
+    if (current.noop && this.#noTracerProvider()) return undefined;
+    return new DirectCallTrace(this.#tracer, current.instruments, start, this.#captureContent);
   }
 
   /** Whether spans go nowhere: the global tracer provider has no SDK behind it. */

@@ -242,7 +242,12 @@ export class AffordanceRuntime {
     this.prepare(prompt);
     const scope = this.#openScope(prompt, adapter, options, undefined, options);
     try {
-      return await runToolCall(scope, this.#executor, request, options);
+      const observer = this.#telemetry?.startDirectCall?.({
+        evaluationId: scope.evaluationId,
+        prompt: scope.requestPrompt,
+        sessionId: scope.session.sessionId,
+      });
+      return await runToolCall(scope, this.#executor, request, options, observer);
     } finally {
       await scope.dispose();
     }

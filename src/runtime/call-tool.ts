@@ -14,6 +14,7 @@ import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 import type { ToolProgress } from './tool-context-members.js';
 import type { ToolExecutor } from './tool-executor.js';
+import type { EvaluationObserver } from './telemetry/evaluation-observer.js';
 
 const NO_APPROVER =
   'This call needs approval, and it was made outside an evaluation by a caller that cannot give it.';
@@ -24,18 +25,20 @@ export async function runToolCall(
   executor: ToolExecutor,
   request: ToolCallRequest,
   options: CallToolOptions,
+  observer?: EvaluationObserver,
 ): Promise<ToolCallOutcome> {
   const call = {
     callId: request.callId ?? randomUUID(),
     name: request.name,
     arguments: request.arguments ?? {},
   };
-  const first = await executor.execute(scope, [call]);
+  const first = await executor.execute(scope, [call], { observer });
   if (first.paused === undefined) return first.outcomes[0] as ToolCallOutcome;
   const pending = first.paused.pending[0] as PendingToolCall;
   const decision = await decide(pending, options.approve);
   const decided = await executor.execute(scope, [call], {
     decisions: new Map([[call.callId, decision]]),
+    observer,
   });
   return decided.outcomes[0] as ToolCallOutcome;
 }

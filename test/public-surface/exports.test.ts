@@ -41,6 +41,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'defaultFilesystemLimits',
     'Describe',
     'describePrompt',
+    'DirectCallStart',
     'Dispatcher',
     'DispatchFailure',
     'DispatchParticipant',

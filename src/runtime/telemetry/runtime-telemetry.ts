@@ -46,4 +46,21 @@ export interface RuntimeTelemetry {
    * `undefined` to leave it unobserved.
    */
   startEvaluation(start: EvaluationStart): EvaluationObserver | undefined;
+  /**
+   * Called as `runtime.callTool` runs one call outside any evaluation (an MCP
+   * client's call, for one), in the caller's async context. Only the
+   * observer's `startToolCall` is used. Optional: without it such calls are
+   * not observed.
+   */
+  startDirectCall?(start: DirectCallStart): EvaluationObserver | undefined;
+}
+
+/** What telemetry learns when `runtime.callTool` starts a call (see {@link RuntimeTelemetry.startDirectCall}). */
+export interface DirectCallStart {
+  /** The id of the call's own evaluation scope (its `ToolInvoked` carries it). */
+  readonly evaluationId: string;
+  /** The prompt whose tool is called. */
+  readonly prompt: RequestPrompt;
+  /** The session the call records into. */
+  readonly sessionId: string;
 }
