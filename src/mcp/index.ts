@@ -20,4 +20,8 @@ export type {
   McpUrlServer,
 } from './mcp-connection-options.js';
 export { McpToolsSection, type SkippedMcpTool } from './mcp-tools-section.js';
-export type { SchemaProblem } from './json-schema-params.js';
+export {
+  type ParamsFromSchema,
+  paramsClassFromJsonSchema,
+  type SchemaProblem,
+} from './json-schema-params.js';

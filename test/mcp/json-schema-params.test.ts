@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { ToolValidationError } from 'affordance';
 import { parseToolArguments, toJsonSchema } from 'affordance/provider';
 
-import { paramsClassFromJsonSchema } from '../../src/mcp/json-schema-params.js';
+import { paramsClassFromJsonSchema } from 'affordance/mcp';
 
 type Json = Record<string, unknown>;
 

@@ -463,6 +463,8 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'McpToolsSectionOptions',
     'McpTransportServer',
     'McpUrlServer',
+    'paramsClassFromJsonSchema',
+    'ParamsFromSchema',
     'SchemaProblem',
     'serveMcpStdio',
     'SkippedMcpTool',
