@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
+import { ConfigurationError } from '../index.js';
 import type { McpToolServer } from './mcp-tool-server.js';
 
 /** Options of an {@link McpHttpHandler}. */
@@ -14,6 +15,20 @@ export interface McpHttpHandlerOptions {
   readonly allowedHosts?: readonly string[] | undefined;
   /** Answer calls with plain JSON instead of an event stream (no progress notifications then). */
   readonly jsonResponse?: boolean | undefined;
+  /**
+   * Close a client session after this many milliseconds without a request
+   * (a client that never sends DELETE would otherwise hold its session and
+   * server forever). Default 30 minutes; `0` never closes them.
+   */
+  readonly idleTimeoutMs?: number | undefined;
+}
+
+const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
+
+/** One client session: its transport and when it was last used. */
+interface OpenSession {
+  readonly transport: StreamableHTTPServerTransport;
+  lastUsed: number;
 }
 
 /**
@@ -30,11 +45,22 @@ export interface McpHttpHandlerOptions {
 export class McpHttpHandler {
   readonly #server: McpToolServer;
   readonly #options: McpHttpHandlerOptions;
-  readonly #sessions = new Map<string, StreamableHTTPServerTransport>();
+  readonly #sessions = new Map<string, OpenSession>();
+  readonly #idleTimeoutMs: number;
+  #sweeper: NodeJS.Timeout | undefined;
 
   constructor(server: McpToolServer, options: McpHttpHandlerOptions = {}) {
     this.#server = server;
     this.#options = options;
+    const idle = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    if (!Number.isFinite(idle) || idle < 0) {
+      throw new ConfigurationError({
+        subject: 'McpHttpHandler',
+        problem: `idleTimeoutMs must be a non-negative number of milliseconds, got ${String(idle)}.`,
+        fix: 'Pass e.g. `idleTimeoutMs: 600_000` (ten minutes), `0` to never close idle sessions, or leave it out for 30 minutes.',
+      });
+    }
+    this.#idleTimeoutMs = idle;
   }
 
   /** How many client sessions are open. */
@@ -49,7 +75,9 @@ export class McpHttpHandler {
   async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const header = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
-    let transport = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
+    const open = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
+    if (open !== undefined) open.lastUsed = Date.now();
+    let transport = open?.transport;
     if (transport === undefined) {
       if (sessionId !== undefined) {
         refuse(res, 404, `MCP session '${sessionId}' is unknown or closed; initialize a new one.`);
@@ -68,15 +96,39 @@ export class McpHttpHandler {
       transport = await this.#open();
       body = parsed;
     }
-    const open = transport;
-    await this.#server.httpRequests.run(req, () => open.handleRequest(req, res, body));
+    const target = transport;
+    await this.#server.httpRequests.run(req, () => target.handleRequest(req, res, body));
   }
 
   /** Closes every open client session. */
   async close(): Promise<void> {
+    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
     const open = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.all(open.map((transport) => transport.close()));
+    await Promise.all(open.map((session) => session.transport.close()));
+  }
+
+  /** Closes the sessions idle for longer than `idleTimeoutMs`; runs on a timer while sessions are open. */
+  async closeIdleSessions(now = Date.now()): Promise<number> {
+    const idle = [...this.#sessions].filter(
+      ([, session]) => now - session.lastUsed > this.#idleTimeoutMs,
+    );
+    for (const [id] of idle) this.#sessions.delete(id);
+    await Promise.all(idle.map(([, session]) => session.transport.close().catch(() => undefined)));
+    if (this.#sessions.size === 0 && this.#sweeper !== undefined) {
+      clearInterval(this.#sweeper);
+      this.#sweeper = undefined;
+    }
+    return idle.length;
+  }
+
+  /** Starts the idle sweep (unreferenced: it never keeps the process alive). */
+  #sweep(): void {
+    if (this.#idleTimeoutMs === 0 || this.#sweeper !== undefined) return;
+    const every = Math.max(1000, Math.min(60_000, this.#idleTimeoutMs / 2));
+    this.#sweeper = setInterval(() => void this.closeIdleSessions(), every);
+    this.#sweeper.unref();
   }
 
   async #open(): Promise<StreamableHTTPServerTransport> {
@@ -89,7 +141,8 @@ export class McpHttpHandler {
         ? {}
         : { allowedHosts: [...hosts], enableDnsRebindingProtection: true }),
       onsessioninitialized: (id) => {
-        this.#sessions.set(id, transport);
+        this.#sessions.set(id, { transport, lastUsed: Date.now() });
+        this.#sweep();
       },
       onsessionclosed: (id) => {
         this.#sessions.delete(id);

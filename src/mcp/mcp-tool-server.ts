@@ -59,8 +59,9 @@ export class McpToolServer {
   }
 
   /**
-   * A new SDK `McpServer` for one connection (its low-level `server` answers the tool requests), with its own affordance session;
-   * connect it to a transport (`server.connect(transport)`).
+   * A new SDK `McpServer` for one connection, with its own affordance
+   * session (its low-level `server` answers the tool requests); connect it to
+   * a transport with `server.connect(transport)`.
    */
   async createServer(): Promise<McpServer> {
     const sdk = await import('@modelcontextprotocol/sdk/server/mcp.js');
@@ -82,10 +83,12 @@ export class McpToolServer {
     server.server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
       const current = await sessionOf(extra.sessionId);
       const result = await this.#call(request.params, extra, current);
+      // Only a client that listed the tools is told the list changed (each check renders the prompt).
+      if (listed === undefined) return result;
       const names = this.listTools(current)
         .map((tool) => tool.name)
         .join('\n');
-      if (listed !== undefined && names !== listed) {
+      if (names !== listed) {
         listed = names;
         server.sendToolListChanged();
       }

@@ -19,7 +19,12 @@ import {
   Session,
   ToolInvoked,
 } from 'affordance';
-import { McpHttpHandler, McpToolServer, type McpToolServerOptions } from 'affordance/mcp';
+import {
+  McpHttpHandler,
+  type McpHttpHandlerOptions,
+  McpToolServer,
+  type McpToolServerOptions,
+} from 'affordance/mcp';
 
 import { listen, mcpDesk, Note } from './mcp-desk.js';
 
@@ -33,7 +38,10 @@ interface Served {
 
 const open: { server: Server; handler: McpHttpHandler; clients: Client[] }[] = [];
 
-async function serve(options: Partial<McpToolServerOptions> = {}): Promise<Served> {
+async function serve(
+  options: Partial<McpToolServerOptions> = {},
+  handlerOptions: McpHttpHandlerOptions = {},
+): Promise<Served> {
   const runtime: AffordanceRuntime = installAffordance(new Container());
   const { prompt, log } = mcpDesk();
   const sessions: Session[] = [];
@@ -50,6 +58,7 @@ async function serve(options: Partial<McpToolServerOptions> = {}): Promise<Serve
       },
       ...options,
     }),
+    handlerOptions,
   );
   const { url, server } = await listen(handler);
   const client = await connect(url);
@@ -230,5 +239,27 @@ describe('McpToolServer over Streamable HTTP', () => {
     expect(await none.text()).toContain('send an initialize request first');
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toContain("MCP session 'no-such-session' is unknown or closed");
+  });
+
+  it('closes a session idle for longer than idleTimeoutMs, after which its id is unknown', async () => {
+    const { client, handler } = await serve({}, { idleTimeoutMs: 60_000 });
+    await client.callTool({ name: 'lookup_order', arguments: { orderId: 'A-1' } });
+
+    expect(await handler.closeIdleSessions(Date.now() + 30_000)).toBe(0);
+    expect(await handler.closeIdleSessions(Date.now() + 61_000)).toBe(1);
+
+    expect(handler.openSessions).toBe(0);
+    await expect(client.listTools()).rejects.toThrow(/unknown or closed/);
+  });
+
+  it('refuses an idle timeout that is not a non-negative number, with a Fix', () => {
+    const server = new McpToolServer({
+      runtime: installAffordance(new Container()),
+      prompt: mcpDesk().prompt,
+    });
+
+    expect(() => new McpHttpHandler(server, { idleTimeoutMs: -1 })).toThrow(
+      'McpHttpHandler: idleTimeoutMs must be a non-negative number of milliseconds, got -1. Fix: Pass e.g. `idleTimeoutMs: 600_000`',
+    );
   });
 });
