@@ -5,13 +5,16 @@ import type { EvaluationQueue } from 'affordance/bullmq';
 
 /**
  * The events of job `jobId` as server-sent events: each `progress` the worker
- * reports, then one `completed` (with the job's result) or `failed` (with the
- * reason), and the stream ends. A job that ended before the client
+ * reports (those reported before the client subscribed too, while Redis still
+ * holds them), then one `completed` (with the job's result) or `failed` (with
+ * the reason), and the stream ends. A job that ended before the client
  * subscribed gets its ending at once; an unknown job, one `missing` event.
  */
 export function observeJob(queue: EvaluationQueue, jobId: string): Observable<MessageEvent> {
   return new Observable<MessageEvent>((subscriber) => {
-    const events = queue.events();
+    // From the start of the retained event stream: progress the job reported before this
+    // client subscribed is replayed in order, not lost.
+    const events = queue.events({ lastEventId: '0' });
     let over = false;
     const end = (message: MessageEvent): void => {
       if (over) return;

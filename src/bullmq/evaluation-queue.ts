@@ -103,9 +103,19 @@ export class EvaluationQueue {
   /**
    * A new listener of this queue's events (`progress`, `completed`, `failed`...)
    * on its own connection; close it when done. See BullMQ's `QueueEvents`.
+   * From the events produced after it starts listening by default; pass
+   * `lastEventId: '0'` to replay the events Redis still holds first (BullMQ
+   * keeps about the last 10,000), so a listener that starts after a job does
+   * not miss the job's earlier progress.
    */
-  events(): QueueEvents {
-    return new QueueEvents(this.queue.name, { connection: this.#connection });
+  events(options: { readonly lastEventId?: string | undefined } = {}): QueueEvents {
+    const from = options.lastEventId;
+    return new QueueEvents(
+      this.queue.name,
+      from === undefined
+        ? { connection: this.#connection }
+        : { connection: this.#connection, lastEventId: from },
+    );
   }
 
   /** Closes the queue's connection. */

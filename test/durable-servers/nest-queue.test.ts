@@ -148,8 +148,8 @@ describeWithRedis('the nest example in queued mode', () => {
   });
 
   it('streams a job as server-sent events: progress as it runs, then the same result as polling', async () => {
-    // The worker waits until the stream is open, so the job's events come live (the
-    // stream's listener may still miss the first ones while it connects: only the ending is certain).
+    // The worker waits until the stream is open, so the job's events come live; the stream
+    // replays the queue's retained events first, so none is missed while its listener connects.
     await worker.worker.pause();
     const queued = await ask('c-2002', 'The CSV export crashes with error 500 since this morning.');
     const response = await fetch(`${base}/agent/jobs/${queued.jobId}/events`);
