@@ -41,13 +41,19 @@ export class AdminUnlocked {
 
 /** What the tools saw, for the tests to read. */
 export interface DeskLog {
+  /** Resolved when `wait_forever` has started. */
+  started: Promise<void>;
   /** Resolved with the reason when `wait_forever`'s signal aborts. */
   cancelled: Promise<string>;
 }
 
 export function mcpDesk(): { prompt: Prompt; log: DeskLog } {
   let cancel: (reason: string) => void = () => undefined;
-  const log: DeskLog = { cancelled: new Promise((resolve) => (cancel = resolve)) };
+  let start: () => void = () => undefined;
+  const log: DeskLog = {
+    started: new Promise((resolve) => (start = resolve)),
+    cancelled: new Promise((resolve) => (cancel = resolve)),
+  };
   const desk = [
     new ToolDefinition({
       name: 'lookup_order',
@@ -71,6 +77,7 @@ export function mcpDesk(): { prompt: Prompt; log: DeskLog } {
       description: 'Wait until cancelled.',
       handler: (_params, context) =>
         new Promise<ToolResult>((_resolve, reject) => {
+          start();
           context.signal.addEventListener('abort', () => {
             cancel(String(context.signal.reason));
             reject(new Error('cancelled'));

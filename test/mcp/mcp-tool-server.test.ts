@@ -26,6 +26,7 @@ import {
   type McpToolServerOptions,
 } from 'affordance/mcp';
 
+import { eventually } from './eventually.js';
 import { listen, mcpDesk, Note } from './mcp-desk.js';
 
 interface Served {
@@ -164,7 +165,7 @@ describe('McpToolServer over Streamable HTTP', () => {
     const call = client.callTool({ name: 'wait_forever', arguments: {} }, undefined, {
       signal: controller.signal,
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await log.started;
     controller.abort('the person closed the tab');
 
     await expect(call).rejects.toThrow();
@@ -180,8 +181,9 @@ describe('McpToolServer over Streamable HTTP', () => {
     await client.listTools();
 
     await client.callTool({ name: 'lookup_order', arguments: { orderId: 'A-1' } });
+    expect(changed).toBe(0);
     await client.callTool({ name: 'unlock_admin', arguments: {} });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually('the list_changed notification', () => changed > 0);
 
     expect(changed).toBe(1);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('purge_cache');

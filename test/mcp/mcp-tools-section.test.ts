@@ -25,6 +25,7 @@ import {
 import { McpToolsSection, type McpToolsSectionOptions } from 'affordance/mcp';
 import { ScriptedAdapter } from 'affordance/testing';
 
+import { eventually } from './eventually.js';
 import { weatherServer, type WeatherLog } from './weather-server.js';
 
 const sections: McpToolsSection[] = [];
@@ -125,8 +126,8 @@ describe('McpToolsSection', () => {
     expect(refused.message).toBe('Station S-1 is locked.');
     await expect(storm).rejects.toThrow();
     expect(progress).toEqual([{ progress: 1, total: 2, message: 'storm found' }]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(log.cancelled).toBeDefined();
+    await eventually('the server to see the cancellation', () => log.cancelled !== undefined);
+    expect(log.cancelled).toContain('enough');
     // The invalid call never reached the server.
     expect(log.calls).toEqual(['get_forecast Lyon 2', 'close_station S-1', 'watch_storm']);
   });
@@ -154,9 +155,7 @@ describe('McpToolsSection', () => {
     log.servers[0]?.registerTool('get_radar', { description: 'Radar image.' }, () => ({
       content: [{ type: 'text', text: 'radar' }],
     }));
-    for (let wait = 0; wait < 100 && section.tools.length < 4; wait += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventually('the section to list the new tool', () => section.tools.length === 4);
 
     expect(section.tools.map((tool) => tool.name)).toContain('wx_get_radar');
   });
