@@ -10,6 +10,7 @@ import {
 import { paramsClassFromJsonSchema, type SchemaProblem } from './json-schema-params.js';
 import { McpClientConnection } from './mcp-client-connection.js';
 import type { McpToolsSectionOptions } from './mcp-connection-options.js';
+import { localToolName, modelDescription } from './mcp-tool-naming.js';
 import { toolResultOf } from './tool-result-of.js';
 
 /** A tool of the server that the section leaves out, and why. */
@@ -44,13 +45,14 @@ export interface SkippedMcpTool {
  * await weather.close();
  */
 export class McpToolsSection extends MarkdownSection {
-  /** Server tools left out because their schemas could not be validated (`unsupportedSchemas: 'skip'`). */
-  skipped: readonly SkippedMcpTool[] = [];
+  #skipped: readonly SkippedMcpTool[] = [];
   /** The server's name, from its handshake. */
   readonly serverName: string;
   readonly #options: McpToolsSectionOptions;
   readonly #connection: McpClientConnection;
   #tools: readonly ToolDefinition[] = [];
+  /** The whole descriptions of tools whose own had to be shortened, by local name. */
+  #longDescriptions = new Map<string, string>();
   #refreshing: Promise<void> | undefined;
   /** Another change was announced during the refresh running now. */
   #again = false;
@@ -111,16 +113,34 @@ export class McpToolsSection extends MarkdownSection {
     const listed = await this.#connection.listTools();
     const tools: ToolDefinition[] = [];
     const skipped: SkippedMcpTool[] = [];
+    const previous = this.#longDescriptions;
+    this.#longDescriptions = new Map();
     for (const tool of listed) {
       const built = this.#define(tool);
-      if (built instanceof ToolDefinition) tools.push(built);
-      else skipped.push({ name: tool.name, problems: built });
+      if (!(built instanceof ToolDefinition)) skipped.push({ name: tool.name, problems: built });
+      else if (tools.some((other) => other.name === built.name)) {
+        skipped.push({ name: tool.name, problems: [clash(built.name)] });
+      } else tools.push(built);
     }
     if (skipped.length > 0 && this.#options.unsupportedSchemas !== 'skip') {
+      this.#longDescriptions = previous;
       throw unsupported(this.#options.key, this.serverName, skipped);
     }
     this.#tools = Object.freeze(tools);
-    this.skipped = Object.freeze(skipped);
+    this.#skipped = Object.freeze(skipped);
+  }
+
+  /** Server tools left out (with `unsupportedSchemas: 'skip'`): a schema affordance cannot validate, a clashing name. */
+  get skipped(): readonly SkippedMcpTool[] {
+    return this.#skipped;
+  }
+
+  /** The body, followed by the whole descriptions of the tools whose own had to be shortened. */
+  override renderBody(params: unknown): string {
+    const body = super.renderBody(params);
+    if (this.#longDescriptions.size === 0) return body;
+    const lines = [...this.#longDescriptions].map(([name, text]) => `- \`${name}\`: ${text}`);
+    return [body, 'The tools in full:', ...lines].filter((part) => part !== '').join('\n');
   }
 
   /** Closes the connection to the server; calls of its tools fail afterwards. */
@@ -147,16 +167,18 @@ export class McpToolsSection extends MarkdownSection {
 
   /** The ToolDefinition of a server tool, or the problems that keep it out. */
   #define(tool: Tool): ToolDefinition | SchemaProblem[] {
-    const name = `${this.#options.toolPrefix ?? ''}${tool.name}`;
+    const name = localToolName(this.#options.toolPrefix ?? '', tool.name);
     const className = `${this.#options.key}_${name}_Params`.replace(/[^A-Za-z0-9_$]/g, '_');
     const params = paramsClassFromJsonSchema(tool.inputSchema, className);
     if (!params.ok) return [...params.problems];
     const server = this.serverName;
     const connection = this.#connection;
+    const description = modelDescription(tool.description ?? tool.title, tool.name);
+    if (description.full !== undefined) this.#longDescriptions.set(name, description.full);
     try {
       return new ToolDefinition({
         name,
-        description: (tool.description ?? tool.title ?? tool.name).slice(0, 200),
+        description: description.short,
         params: params.params,
         readOnly: tool.annotations?.readOnlyHint === true,
         handler: (values: unknown, context: ToolContext) =>
@@ -164,7 +186,7 @@ export class McpToolsSection extends MarkdownSection {
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return [{ pointer: '', keyword: 'name', message }];
+      return [{ pointer: '', keyword: 'tool', message }];
     }
   }
 }
@@ -201,6 +223,14 @@ async function forward(
   }
 }
 
+function clash(name: string): SchemaProblem {
+  return {
+    pointer: '',
+    keyword: 'name',
+    message: `Another tool of the server has the same local name '${name}'.`,
+  };
+}
+
 function unsupported(
   key: string,
   server: string,
@@ -212,7 +242,7 @@ function unsupported(
   );
   return new ConfigurationError({
     subject: `McpToolsSection '${key}' (server '${server}')`,
-    problem: `has tools whose input schemas affordance cannot validate: ${lines.join(' | ')}.`,
+    problem: `has tools it cannot offer safely (input schemas affordance cannot validate, or clashing names): ${lines.join(' | ')}.`,
     fix: "Pass `unsupportedSchemas: 'skip'` to McpToolsSection.connect to leave these tools out (they are listed in `section.skipped`), or simplify the server's schemas.",
   });
 }

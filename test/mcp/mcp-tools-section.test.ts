@@ -38,7 +38,7 @@ function newLog(): WeatherLog {
 async function inMemory(
   log: WeatherLog,
   options: Partial<McpToolsSectionOptions> = {},
-  server: { union?: boolean } = {},
+  server: { union?: boolean; odd?: boolean } = {},
 ): Promise<McpToolsSection> {
   const section = await McpToolsSection.connect({
     key: 'weather',
@@ -141,6 +141,27 @@ describe('McpToolsSection', () => {
     const section = await inMemory(newLog(), { unsupportedSchemas: 'skip' }, { union: true });
     expect(section.tools.map((tool) => tool.name)).not.toContain('set_alert');
     expect(section.skipped.map((tool) => tool.name)).toEqual(['set_alert']);
+  });
+
+  it("fits a server's tool name and description to the tool rules, keeping the whole description in the body", async () => {
+    const log = newLog();
+    const section = await inMemory(log, {}, { odd: true });
+    const prompt = promptWith(section);
+    const tool = section.tools.find((candidate) => candidate.name === 'station_status');
+
+    expect(tool?.description).toMatch(/^Statut de la station meteo details details .*\.\.\.$/);
+    expect(tool?.description.length).toBe(200);
+    const text = prompt.render().text;
+    expect(text).toContain('The tools in full:');
+    expect(text).toContain(
+      `- \`station_status\`: Statut de la station météo — ${'détails '.repeat(40)}fin.`,
+    );
+    const outcome = await installAffordance(new Container()).callTool(prompt, {
+      name: 'station_status',
+      arguments: { station: 'S-9' },
+    });
+    expect(outcome.message).toBe('Station S-9 is up.');
+    expect(log.calls).toEqual(['Station.Status S-9']);
   });
 
   it('prefixes tool names and picks up a tool the server adds', async () => {

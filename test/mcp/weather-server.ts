@@ -13,7 +13,10 @@ export interface WeatherLog {
   readonly servers: McpServer[];
 }
 
-export function weatherServer(log: WeatherLog, options: { union?: boolean } = {}): McpServer {
+export function weatherServer(
+  log: WeatherLog,
+  options: { union?: boolean; odd?: boolean } = {},
+): McpServer {
   const server = new McpServer(
     { name: 'weather', version: '2.0.0' },
     { instructions: 'Forecasts come from the weather service; cite the city.' },
@@ -77,6 +80,19 @@ export function weatherServer(log: WeatherLog, options: { union?: boolean } = {}
         inputSchema: { level: z.union([z.string(), z.number()]) },
       },
       () => ({ content: [{ type: 'text', text: 'set' }] }),
+    );
+  }
+  if (options.odd === true) {
+    server.registerTool(
+      'Station.Status',
+      {
+        description: `Statut de la station météo — ${'détails '.repeat(40)}fin.`,
+        inputSchema: { station: z.string() },
+      },
+      ({ station }) => {
+        log.calls.push(`Station.Status ${station}`);
+        return { content: [{ type: 'text', text: `Station ${station} is up.` }] };
+      },
     );
   }
   log.servers.push(server);
