@@ -57,4 +57,10 @@ export interface McpToolsSectionOptions {
   readonly reconnectAttempts?: number | undefined;
   /** Milliseconds between connection attempts; default 250. */
   readonly retryDelayMs?: number | undefined;
+  /**
+   * Told when listing the tools again after the server announced a change
+   * failed (the section keeps the tools it had; `section.refreshError` holds
+   * the error until a refresh succeeds).
+   */
+  readonly onRefreshError?: ((error: unknown) => void) | undefined;
 }

@@ -46,6 +46,7 @@ export interface SkippedMcpTool {
  */
 export class McpToolsSection extends MarkdownSection {
   #skipped: readonly SkippedMcpTool[] = [];
+  #refreshError: unknown;
   /** The server's name, from its handshake. */
   readonly serverName: string;
   readonly #options: McpToolsSectionOptions;
@@ -130,6 +131,11 @@ export class McpToolsSection extends MarkdownSection {
     this.#skipped = Object.freeze(skipped);
   }
 
+  /** Why the last refresh after a change announced by the server failed; `undefined` once one succeeds. */
+  get refreshError(): unknown {
+    return this.#refreshError;
+  }
+
   /** Server tools left out (with `unsupportedSchemas: 'skip'`): a schema affordance cannot validate, a clashing name. */
   get skipped(): readonly SkippedMcpTool[] {
     return this.#skipped;
@@ -148,14 +154,20 @@ export class McpToolsSection extends MarkdownSection {
     await this.#connection.close();
   }
 
-  /** Refreshes in the background after the server said its list changed (failures keep the old list). */
+  /** Refreshes in the background after the server said its list changed (a failure keeps the old list, see `refreshError`). */
   private refreshSoon(): void {
     if (this.#refreshing !== undefined) {
       this.#again = true;
       return;
     }
     this.#refreshing = this.refresh()
-      .catch(() => undefined)
+      .then(() => {
+        this.#refreshError = undefined;
+      })
+      .catch((error: unknown) => {
+        this.#refreshError = error;
+        this.#options.onRefreshError?.(error);
+      })
       .finally(() => {
         this.#refreshing = undefined;
         if (this.#again) {

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Container } from 'inversify';
+import { z } from 'zod';
 
 import {
   ConfigurationError,
@@ -179,6 +180,27 @@ describe('McpToolsSection', () => {
     await eventually('the section to list the new tool', () => section.tools.length === 4);
 
     expect(section.tools.map((tool) => tool.name)).toContain('wx_get_radar');
+  });
+
+  it('keeps its tools and reports why when listing again after a change fails', async () => {
+    const log = newLog();
+    const errors: unknown[] = [];
+    const section = await inMemory(log, { onRefreshError: (error) => errors.push(error) });
+
+    log.servers[0]?.registerTool(
+      'set_alert',
+      { description: 'Set an alert.', inputSchema: { level: z.union([z.string(), z.number()]) } },
+      () => ({ content: [{ type: 'text', text: 'set' }] }),
+    );
+    await eventually('the failed refresh to be reported', () => errors.length > 0);
+
+    expect(section.tools.map((tool) => tool.name)).toEqual([
+      'get_forecast',
+      'close_station',
+      'watch_storm',
+    ]);
+    expect(section.refreshError).toBe(errors[0]);
+    expect(String(errors[0])).toContain("'set_alert': /properties/level type");
   });
 
   it('reconnects for the next call after the connection dropped, and fails calls once closed', async () => {
