@@ -49,12 +49,17 @@ export class McpToolServer {
   readonly options: McpToolServerOptions;
   /** Names of the tools the chosen sections contribute (`undefined`: every tool). */
   readonly #chosen: ReadonlySet<string> | undefined;
+  /** Names of the prompt's tools that run locally (enabled or not). */
+  readonly #offered: ReadonlySet<string>;
   /** The HTTP request being handled, for the calls it carries. @internal */
   readonly httpRequests = new AsyncLocalStorage<IncomingMessage>();
 
   constructor(options: McpToolServerOptions) {
     this.options = options;
     this.#chosen = chosenTools(options);
+    this.#offered = new Set(
+      options.prompt.tools.filter((tool) => !tool.native).map((tool) => tool.name),
+    );
     options.runtime.prepare(options.prompt);
   }
 
@@ -122,11 +127,17 @@ export class McpToolServer {
     session: Session,
   ): Promise<CallToolResult> {
     const options = this.options;
-    const rendered = options.prompt.render({ params: options.params, session });
-    const served = this.#served(rendered.tools);
-    if (!served.some((tool) => tool.name === params.name)) {
-      const names = served.map((tool) => tool.name).join(', ');
-      return thrownResult(`Unknown tool '${params.name}'. The tools of this server are: ${names}.`);
+    // With every section served, a tool of the prompt goes straight to the runtime, which
+    // refuses a disabled one itself; otherwise the served list is checked (one more render).
+    if (this.#chosen !== undefined || !this.#offered.has(params.name)) {
+      const rendered = options.prompt.render({ params: options.params, session });
+      const served = this.#served(rendered.tools);
+      if (!served.some((tool) => tool.name === params.name)) {
+        const names = served.map((tool) => tool.name).join(', ');
+        return thrownResult(
+          `Unknown tool '${params.name}'. The tools of this server are: ${names}.`,
+        );
+      }
     }
     const call: McpCallContext = {
       sessionId: extra.sessionId,

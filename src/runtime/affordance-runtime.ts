@@ -31,6 +31,7 @@ import { assertScopes } from './scope/assert-scopes.js';
 import { type ScopedServiceIds, scopesReachedBy } from './scope/check-scopes.js';
 import { type DirectConstruction, planDirectConstruction } from './scope/direct-construction.js';
 import { EvaluationScope } from './scope/evaluation-scope.js';
+import { followSignals } from './scope/follow-signals.js';
 import { EvaluationId, ToolCallId, ToolCallSignal } from './scope/tokens.js';
 import type {} from './tool-context-members.js';
 import { ToolExecutor } from './tool-executor.js';
@@ -360,9 +361,7 @@ export class AffordanceRuntime {
     const budget = options.budget ?? savedBudget(resumed);
     const budgetTracker =
       options.budgetTracker ?? (budget === undefined ? undefined : new BudgetTracker(budget));
-    const signals = [deadline?.signal, options.signal].filter(
-      (s): s is AbortSignal => s !== undefined,
-    );
+    const followed = followSignals([deadline?.signal, options.signal]);
     const registry =
       options.resources === undefined
         ? this.#resources
@@ -379,7 +378,8 @@ export class AffordanceRuntime {
       adapter,
       toolSpecs,
       evaluate: (child, childOptions = {}) => this.#nested(child, adapter, childOptions),
-      signal: signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals),
+      signal: followed.signal,
+      detachSignal: followed.detach,
       resolvableWithoutCall: (sectionClass) => this.isCallFree(sectionClass),
       directConstruction: (sectionClass) => this.directConstruction(sectionClass),
       onProgress: onProgressOf(direct),

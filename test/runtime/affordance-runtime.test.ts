@@ -1,5 +1,7 @@
 import { IsInt, IsString, Min } from 'class-validator';
 
+import { Container } from 'inversify';
+
 import {
   AffordanceRuntime,
   Budget,
@@ -8,6 +10,7 @@ import {
   ConfigurationError,
   Deadline,
   DeadlineExceededError,
+  installAffordance,
   type EvaluateOptions,
   MarkdownSection,
   NativeTool,
@@ -24,7 +27,13 @@ import {
   ToolInvoked,
   ToolResult,
 } from 'affordance';
-import { createTestRuntime, ManualClock, type ScriptedTurn } from 'affordance/testing';
+import type { ProviderRequest, ProviderTurn } from 'affordance/provider';
+import {
+  createTestRuntime,
+  ManualClock,
+  ScriptedAdapter,
+  type ScriptedTurn,
+} from 'affordance/testing';
 
 import { catchError, catchRejection } from '../support/catch-error.js';
 import { settle, toolMessages } from '../support/conversation.js';
@@ -423,14 +432,24 @@ describe(AffordanceRuntime, () => {
       it('should hand the deadline and its signal to the provider request', async () => {
         const clock = new ManualClock();
         const deadline = Deadline.in(5_000, { clock });
-        const { adapter, evaluate } = run(freeText, [{ text: 'Paris.' }], { deadline });
+        /** Passes the deadline while the request is in flight, noting whether its signal saw it. */
+        class Watching extends ScriptedAdapter {
+          readonly seen: boolean[] = [];
+          override async request(request: ProviderRequest): Promise<ProviderTurn> {
+            this.seen.push(request.signal.aborted);
+            clock.advance(5_000);
+            this.seen.push(request.signal.aborted);
+            return await super.request(request);
+          }
+        }
+        const adapter = new Watching([{ text: 'Paris.' }]);
 
-        await evaluate();
+        await catchRejection(PromptEvaluationError, () =>
+          installAffordance(new Container()).evaluate(freeText, { adapter, deadline }),
+        );
 
         expect(adapter.requests[0]?.deadline).toBe(deadline);
-        expect(adapter.requests[0]?.signal.aborted).toBe(false);
-        clock.advance(5_000);
-        expect(adapter.requests[0]?.signal.aborted).toBe(true);
+        expect(adapter.seen).toEqual([false, true]);
       });
     });
 

@@ -1,7 +1,10 @@
 import { IsInt, IsString, Min } from 'class-validator';
+import { getEventListeners } from 'node:events';
+
 import { Container } from 'inversify';
 
 import {
+  Deadline,
   installAffordance,
   MarkdownSection,
   PolicyDecision,
@@ -235,5 +238,27 @@ describe('AffordanceRuntime.callTool', () => {
     await expect(
       runtime.callTool(desk([wait]), { name: 'wait' }, { signal: controller.signal }),
     ).rejects.toBeInstanceOf(PromptEvaluationError);
+  });
+
+  it("leaves no listener on the caller's signal once calls and evaluations end", async () => {
+    const runtime = installAffordance(new Container());
+    const shutdown = new AbortController().signal;
+    const deadline = Deadline.in(60_000);
+
+    for (let i = 0; i < 5; i += 1) {
+      await runtime.callTool(
+        desk(),
+        { name: 'write_note', arguments: { text: 'a', copies: 1 } },
+        { signal: shutdown, deadline },
+      );
+      await runtime.evaluate(desk(), {
+        adapter: new ScriptedAdapter([{ text: 'done' }]),
+        signal: shutdown,
+        deadline,
+      });
+    }
+
+    expect(getEventListeners(shutdown, 'abort')).toHaveLength(0);
+    expect(getEventListeners(deadline.signal, 'abort')).toHaveLength(0);
   });
 });

@@ -45,6 +45,8 @@ export interface EvaluationScopeInit {
    */
   readonly directConstruction?:
     ((sectionClass: object) => DirectConstruction | undefined) | undefined;
+  /** Called when the scope is disposed: stops the scope's signal following its parents. */
+  readonly detachSignal?: (() => void) | undefined;
   /** Where the calls' `context.reportProgress` goes; absent: nowhere. */
   readonly onProgress?: ((callId: string, progress: ToolProgress) => void) | undefined;
 }
@@ -151,6 +153,7 @@ export class EvaluationScope {
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.#init.detachSignal?.();
     const errors: unknown[] = [];
     await this.#container?.unbindAllAsync().catch((error: unknown) => errors.push(error));
     await this.resources.close().catch((error: unknown) => errors.push(error));

@@ -1,0 +1,90 @@
+/**
+ * One MCP tool call, from the client's `callTool` to the result it reads,
+ * over the SDK's in-memory transport (no network: the servers' own work is
+ * what differs), interleaved:
+ * - the SDK's own `McpServer` with the tool registered with a zod schema, the
+ *   server a user would otherwise write: the baseline;
+ * - affordance's `McpToolServer` serving the same tool declared with a
+ *   class-validator params class: validated, run in its call scope and
+ *   recorded as a `ToolInvoked` in the connection's session (goal ≤ ×1.25).
+ */
+import 'reflect-metadata';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { IsInt, IsString, Min } from 'class-validator';
+import { Container } from 'inversify';
+import { z } from 'zod';
+
+import { installAffordance, MarkdownSection, Prompt, ToolDefinition, ToolResult } from 'affordance';
+import { McpToolServer } from 'affordance/mcp';
+
+import { compare } from './measure.js';
+
+class ChargeParams {
+  @IsString() orderId!: string;
+  @IsInt() @Min(1) amount!: number;
+}
+
+const call = { name: 'charge', arguments: { orderId: 'A-1', amount: 3 } };
+
+async function connected(server: { connect(transport: InMemoryTransport): Promise<void> }) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+export default async function main(): Promise<void> {
+  const sdk = new McpServer({ name: 'sdk', version: '1.0.0' });
+  sdk.registerTool(
+    'charge',
+    {
+      description: 'Charge an order.',
+      inputSchema: { orderId: z.string(), amount: z.number().int().min(1) },
+    },
+    ({ orderId, amount }) => ({
+      content: [{ type: 'text', text: `Charged ${amount} to ${orderId}.` }],
+    }),
+  );
+  const prompt = new Prompt({
+    ns: 'bench',
+    key: 'mcp',
+    sections: [
+      new MarkdownSection({
+        key: 'desk',
+        title: 'Desk',
+        template: 'Charge orders.',
+        tools: [
+          new ToolDefinition({
+            name: 'charge',
+            description: 'Charge an order.',
+            params: ChargeParams,
+            handler: (params) =>
+              ToolResult.ok(null, `Charged ${params.amount} to ${params.orderId}.`),
+          }),
+        ],
+      }),
+    ],
+  });
+  // One connection, one session: its log of ToolInvoked grows through the run, as a long-lived client's does.
+  const served = new McpToolServer({ runtime: installAffordance(new Container()), prompt });
+  const sdkClient = await connected(sdk);
+  const ourClient = await connected(await served.createServer());
+  await compare(
+    'One MCP tool call over the in-memory transport (client callTool → result)',
+    [
+      { name: 'SDK McpServer, zod schema', run: () => sdkClient.callTool(call) },
+      {
+        name: 'affordance McpToolServer, class-validator params, recorded',
+        run: () => ourClient.callTool(call),
+        goal: 1.25,
+      },
+    ],
+    { baseline: 'SDK McpServer, zod schema', batch: 500, rounds: 21 },
+  );
+  await sdkClient.close();
+  await ourClient.close();
+}
