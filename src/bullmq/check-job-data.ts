@@ -59,6 +59,19 @@ export function checkJobData(
       );
     }
   }
+  const context: unknown = given.context;
+  if (
+    context !== undefined &&
+    (typeof context !== 'object' ||
+      context === null ||
+      Array.isArray(context) ||
+      !Object.values(context).every((value) => typeof value === 'string'))
+  ) {
+    throw refuse(
+      `carries context ${shown(context)}, which is not a record of strings.`,
+      'Leave context to EvaluationQueue (its propagation option fills it), or give string fields such as { traceparent }.',
+    );
+  }
   return { data: given as EvaluationJobData, jobId, entry };
 }
 

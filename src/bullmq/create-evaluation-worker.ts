@@ -8,6 +8,7 @@ import type {
   EvaluationJobResult,
 } from './evaluation-job.js';
 import { DEFAULT_EVALUATION_QUEUE } from './evaluation-job.js';
+import type { JobContextPropagation } from './job-context-propagation.js';
 import { type EvaluationJobContext, runEvaluationJob } from './run-evaluation-job.js';
 
 /** Options of {@link createEvaluationWorker}. */
@@ -23,6 +24,11 @@ export interface EvaluationWorkerOptions extends EvaluationJobContext {
    * (how soon a job whose worker died is handed to another) or `autorun`.
    */
   readonly worker?: Omit<WorkerOptions, 'connection' | 'concurrency'> | undefined;
+  /**
+   * Restores the context each job was added in (e.g. `traceContextPropagation()`
+   * from `affordance/otel`, so the job's spans join the enqueuing request's trace).
+   */
+  readonly propagation?: JobContextPropagation | undefined;
 }
 
 /**
@@ -52,11 +58,12 @@ export function createEvaluationWorker(
     prompts: options.prompts,
     evaluate: options.evaluate,
   };
+  const propagation = options.propagation;
   return new Worker<EvaluationJobData, EvaluationJobResult>(
     options.queueName ?? DEFAULT_EVALUATION_QUEUE,
     async (job, _token, signal) => {
-      try {
-        return await runEvaluationJob(
+      const run = () =>
+        runEvaluationJob(
           {
             id: job.id,
             data: job.data,
@@ -65,6 +72,11 @@ export function createEvaluationWorker(
           context,
           signal,
         );
+      const carried = carriedContext(job.data);
+      try {
+        return await (propagation === undefined || carried === undefined
+          ? run()
+          : propagation.restore(carried, run));
       } catch (error) {
         // Misuse and refused resumes fail the same way on every attempt: do not retry them.
         if (ConfigurationError.is(error) || EvaluationStateError.is(error)) {
@@ -75,4 +87,14 @@ export function createEvaluationWorker(
     },
     Object.assign({}, options.worker, { connection: options.connection, concurrency }),
   );
+}
+
+/** The context fields a job carries, when they are a record of strings (anything else fails the job in `checkJobData`). */
+function carriedContext(data: unknown): Readonly<Record<string, string>> | undefined {
+  const context = (data as { context?: unknown } | null)?.context;
+  if (typeof context !== 'object' || context === null || Array.isArray(context)) return undefined;
+  const entries = Object.entries(context);
+  return entries.every(([, value]) => typeof value === 'string')
+    ? Object.fromEntries(entries)
+    : undefined;
 }

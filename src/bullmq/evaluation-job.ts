@@ -21,6 +21,11 @@ export interface EvaluationJobData {
   readonly resumeOf?: string | undefined;
   /** For `resume`: one decision per pending call. */
   readonly decisions?: readonly ApprovalDecision[] | undefined;
+  /**
+   * What the adding process's `JobContextPropagation` captured (e.g. W3C
+   * `traceparent`), restored around the job by a worker given one.
+   */
+  readonly context?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A call waiting for approval, as a job's result lists it. */

@@ -3,6 +3,7 @@ import { Queue, QueueEvents, type ConnectionOptions, type JobsOptions } from 'bu
 import type { ApprovalDecision, JsonValue } from '../index.js';
 
 import type { EvaluationJobData, EvaluationJobResult } from './evaluation-job.js';
+import type { JobContextPropagation } from './job-context-propagation.js';
 import { DEFAULT_EVALUATION_QUEUE } from './evaluation-job.js';
 
 /** Options of an {@link EvaluationQueue}. */
@@ -16,6 +17,8 @@ export interface EvaluationQueueOptions {
    * from one second (a retried job recovers from its last checkpoint).
    */
   readonly jobs?: JobsOptions | undefined;
+  /** Captures a context (e.g. `traceContextPropagation()` from `affordance/otel`) into each job added. */
+  readonly propagation?: JobContextPropagation | undefined;
 }
 
 /** What {@link EvaluationQueue.enqueue} asks for. */
@@ -59,9 +62,11 @@ export class EvaluationQueue {
   /** The underlying BullMQ queue. */
   readonly queue: Queue<EvaluationJobData, EvaluationJobResult>;
   readonly #connection: ConnectionOptions;
+  readonly #propagation: JobContextPropagation | undefined;
 
   constructor(options: EvaluationQueueOptions) {
     this.#connection = options.connection;
+    this.#propagation = options.propagation;
     this.queue = new Queue<EvaluationJobData, EvaluationJobResult>(
       options.queueName ?? DEFAULT_EVALUATION_QUEUE,
       {
@@ -123,7 +128,12 @@ export class EvaluationQueue {
     await this.queue.close();
   }
 
-  async #add(data: EvaluationJobData, jobId: string | undefined): Promise<string> {
+  async #add(given: EvaluationJobData, jobId: string | undefined): Promise<string> {
+    const context = this.#propagation?.capture();
+    const data =
+      context === undefined || Object.keys(context).length === 0
+        ? given
+        : Object.assign({}, given, { context: { ...context } });
     const job = await this.queue.add(data.kind, data, jobId === undefined ? undefined : { jobId });
     return job.id ?? '';
   }

@@ -15,6 +15,7 @@ export {
   type PendingCallSummary,
 } from './evaluation-job.js';
 export type { EvaluationJobLike, EvaluationJobPrompt } from './evaluation-job-prompt.js';
+export type { JobContextPropagation } from './job-context-propagation.js';
 export {
   EvaluationQueue,
   type EnqueueEvaluation,

@@ -11,3 +11,7 @@
  */
 export { openTelemetry, type OpenTelemetryOptions } from './open-telemetry.js';
 export { recordRetry } from './record-retry.js';
+export {
+  traceContextPropagation,
+  type TraceContextPropagation,
+} from './trace-context-propagation.js';

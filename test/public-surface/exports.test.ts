@@ -401,7 +401,13 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'NestCallToolOptions',
     'NestEvaluateOptions',
   ],
-  'affordance/otel': ['openTelemetry', 'OpenTelemetryOptions', 'recordRetry'],
+  'affordance/otel': [
+    'openTelemetry',
+    'OpenTelemetryOptions',
+    'recordRetry',
+    'traceContextPropagation',
+    'TraceContextPropagation',
+  ],
   'affordance/durable': [
     'applyPostgresMigrations',
     'ApplyPostgresMigrationsOptions',
@@ -446,6 +452,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'EvaluationQueue',
     'EvaluationQueueOptions',
     'EvaluationWorkerOptions',
+    'JobContextPropagation',
     'PendingCallSummary',
     'runEvaluationJob',
   ],
