@@ -32,8 +32,9 @@ export interface SkippedMcpTool {
  * becomes the tool's result, and a server error (`isError`, a protocol error,
  * a dropped connection) reaches the model as a failed result. When the server
  * says its list changed, the section lists again: the next evaluation sees
- * the new tools. `close()` ends the connection (bind the section with an
- * `onDeactivation` hook, or close it when the application stops).
+ * the new tools. `close()` ends the connection: Nest calls it when the
+ * module providing the section is destroyed; with inversify, bind the
+ * section with an `onDeactivation` hook, or close it when the application stops.
  *
  * @example
  * const weather = await McpToolsSection.connect({
@@ -152,6 +153,15 @@ export class McpToolsSection extends MarkdownSection {
   /** Closes the connection to the server; calls of its tools fail afterwards. */
   async close(): Promise<void> {
     await this.#connection.close();
+  }
+
+  /**
+   * Closes the connection when a NestJS module that provides the section is
+   * destroyed (`app.close()`): provide it with
+   * `{ provide: WEATHER, useFactory: () => McpToolsSection.connect({...}) }`.
+   */
+  async onModuleDestroy(): Promise<void> {
+    await this.close();
   }
 
   /** Refreshes in the background after the server said its list changed (a failure keeps the old list, see `refreshError`). */
