@@ -14,6 +14,7 @@ import {
   type Type,
 } from '@nestjs/common';
 
+import { ConfigurationError } from '../index.js';
 import { McpHttpHandler, type McpHttpHandlerOptions, McpToolServer } from '../mcp/index.js';
 import type { McpToolServerOptions } from '../mcp/index.js';
 import { AffordanceService } from './affordance-service.js';
@@ -50,6 +51,14 @@ const MCP_MODULE_OPTIONS = Symbol.for('affordance.mcp-module-options');
 export class AffordanceMcpModule {
   /** The module serving `options.prompt`'s tools at `options.path`. */
   static forRoot(options: AffordanceMcpModuleOptions): DynamicModule {
+    const path: unknown = options.path;
+    if (typeof path !== 'string' || path.trim() === '') {
+      throw new ConfigurationError({
+        subject: 'AffordanceMcpModule.forRoot',
+        problem: `needs the route of the MCP endpoint as path, got ${typeof path === 'string' ? JSON.stringify(path) : typeof path}.`,
+        fix: "Pass e.g. `path: 'mcp'` (the endpoint is then POST/GET/DELETE /mcp).",
+      });
+    }
     return {
       module: AffordanceMcpModule,
       controllers: [mcpController(options.path)],

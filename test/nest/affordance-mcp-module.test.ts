@@ -77,4 +77,10 @@ describe(AffordanceMcpModule, () => {
       await brian.close();
     }
   });
+
+  it('refuses a missing endpoint path with a Fix', () => {
+    expect(() => AffordanceMcpModule.forRoot({ path: ' ', prompt: deskPrompt })).toThrow(
+      'AffordanceMcpModule.forRoot: needs the route of the MCP endpoint as path, got " ". Fix: Pass e.g. `path: \'mcp\'`',
+    );
+  });
 });
