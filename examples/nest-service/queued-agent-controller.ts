@@ -78,14 +78,17 @@ export class QueuedAgentController {
 
   @Get(':jobId')
   async show(@Param('jobId') jobId: string): Promise<JobView> {
+    // The state first, then the job: a job read before it ended and a state read after would
+    // say "completed" without the result (BullMQ stores both in one step when the job ends).
+    const state = await this.queue.queue.getJobState(jobId);
     const job = await this.queue.queue.getJob(jobId);
-    if (job === undefined) throw new NotFoundException(`No job ${jobId}.`);
+    if (job === undefined || state === 'unknown') throw new NotFoundException(`No job ${jobId}.`);
     // BullMQ leaves both unset until the job ends, whatever their types say.
     const returned: unknown = job.returnvalue;
     const failed: unknown = job.failedReason;
     return {
       jobId,
-      state: await job.getState(),
+      state,
       progress: job.progress,
       result:
         returned === null || returned === undefined ? null : (returned as EvaluationJobResult),

@@ -48,6 +48,7 @@ export interface SkippedMcpTool {
 export class McpToolsSection extends MarkdownSection {
   #skipped: readonly SkippedMcpTool[] = [];
   #refreshError: unknown;
+  #revision = 0;
   /** The server's name, from its handshake. */
   readonly serverName: string;
   readonly #options: McpToolsSectionOptions;
@@ -130,6 +131,12 @@ export class McpToolsSection extends MarkdownSection {
     }
     this.#tools = Object.freeze(tools);
     this.#skipped = Object.freeze(skipped);
+    this.#revision += 1;
+  }
+
+  /** Grows with every refresh: a running evaluation then offers the new list from its next request. */
+  override get toolsRevision(): number {
+    return this.#revision;
   }
 
   /** Why the last refresh after a change announced by the server failed; `undefined` once one succeeds. */
@@ -203,8 +210,12 @@ export class McpToolsSection extends MarkdownSection {
         description: description.short,
         params: params.params,
         readOnly: tool.annotations?.readOnlyHint === true,
-        handler: (values: unknown, context: ToolContext) =>
-          forward(connection, server, tool.name, values, context),
+        handler: async (values: unknown, context: ToolContext) => {
+          const result = await forward(connection, server, tool.name, values, context);
+          // A list change the call announced is taken up before the model's next request.
+          await this.#refreshing;
+          return result;
+        },
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

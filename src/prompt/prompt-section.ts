@@ -93,6 +93,18 @@ export abstract class PromptSection<P = unknown> {
   /** The markdown body for `params` (without heading); `''` for none. */
   abstract renderBody(params: P | undefined): string;
 
+  /**
+   * Grows each time this section's `tools` change after it was built (an
+   * `McpToolsSection` when its server's list changes); 0 for a section whose
+   * tools are fixed. A running evaluation offers the new tools from its next
+   * request on.
+   */
+  // A getter, not a field: a field set here would hide a subclass's getter on every instance.
+  // eslint-disable-next-line @typescript-eslint/class-literal-property-style
+  get toolsRevision(): number {
+    return 0;
+  }
+
   /** The body template overrides replace and whose hash guards them; `undefined` if not overridable. */
   get bodyTemplate(): Template | undefined {
     return undefined;

@@ -104,6 +104,13 @@ export class Prompt<O = unknown> {
     return this.registry.tools.map((entry) => entry.tool);
   }
 
+  /** The sum of the sections' `toolsRevision`: it changes when a section's tools change after the prompt was built. */
+  get toolsRevision(): number {
+    let revision = 0;
+    for (const node of this.registry.nodes) revision += node.section.toolsRevision;
+    return revision;
+  }
+
   /** Renders the enabled sections with `params` and collects their tools. */
   render(options: RenderOptions = {}): RenderedPrompt {
     const label = this.label;

@@ -5,7 +5,6 @@ import type { Container, Newable, ServiceIdentifier } from 'inversify';
 import { type Clock, systemClock } from '../core/clock.js';
 import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import { type ProviderAdapter } from '../provider/provider-adapter.js';
-import { toolSpecOf } from '../provider/tool-spec.js';
 import { boundAdapter } from './bound-adapter.js';
 import type { CallToolOptions, ToolCallRequest } from './call-tool-request.js';
 import { adapterForCall, onProgressOf, runToolCall } from './call-tool.js';
@@ -32,6 +31,7 @@ import { type ScopedServiceIds, scopesReachedBy } from './scope/check-scopes.js'
 import { type DirectConstruction, planDirectConstruction } from './scope/direct-construction.js';
 import { EvaluationScope } from './scope/evaluation-scope.js';
 import { followSignals } from './scope/follow-signals.js';
+import { renderForScope } from './scope/render-for-scope.js';
 import { EvaluationId, ToolCallId, ToolCallSignal } from './scope/tokens.js';
 import type {} from './tool-context-members.js';
 import { ToolExecutor } from './tool-executor.js';
@@ -343,20 +343,8 @@ export class AffordanceRuntime {
     direct?: Pick<CallToolOptions, 'onProgress'>,
   ): EvaluationScope {
     const session = options.session ?? new Session({ clock: this.clock });
-    const rendered = prompt.render({
-      params: options.params,
-      session,
-      overrides: options.overrides,
-    });
-    if (direct === undefined) adapter.validate(rendered.tools);
-    const toolSpecs = Object.freeze(
-      rendered.tools.map((tool) => {
-        const descriptions = rendered.toolParamDescriptions.get(tool.name);
-        return direct === undefined
-          ? adapter.toolSpec(tool, descriptions)
-          : toolSpecOf(tool, false, descriptions);
-      }),
-    );
+    const render = () => renderForScope(prompt, adapter, options, session, direct !== undefined);
+    const { rendered, toolSpecs } = render();
     const deadline = options.deadline;
     const budget = options.budget ?? savedBudget(resumed);
     const budgetTracker =
@@ -377,6 +365,7 @@ export class AffordanceRuntime {
       resources: registry.open(),
       adapter,
       toolSpecs,
+      rerender: render,
       evaluate: (child, childOptions = {}) => this.#nested(child, adapter, childOptions),
       signal: followed.signal,
       detachSignal: followed.detach,

@@ -165,6 +165,8 @@ export class EvaluationRun<O> {
     this.stopIfOver('before the provider request', 'request');
     // A nested evaluation whose enclosing call was rolled back asks the model nothing more.
     assertCallOpen(() => `request ${turn + 1} to the provider for ${this.#label}`);
+    // A section whose tools changed since the last request (an MCP server's list) offers the new ones.
+    if (turn > 0) scope.refreshTools();
     const request: ProviderRequest = {
       prompt: scope.requestPrompt,
       messages: [...this.#messages],

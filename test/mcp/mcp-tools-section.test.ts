@@ -82,6 +82,7 @@ describe('McpToolsSection', () => {
       'get_forecast',
       'close_station',
       'watch_storm',
+      'unlock_radar',
     ]);
     expect(section.tools[0]?.readOnly).toBe(true);
     expect(rendered.text).toContain('Forecasts come from the weather service; cite the city.');
@@ -172,14 +173,46 @@ describe('McpToolsSection', () => {
       'wx_get_forecast',
       'wx_close_station',
       'wx_watch_storm',
+      'wx_unlock_radar',
     ]);
 
     log.servers[0]?.registerTool('get_radar', { description: 'Radar image.' }, () => ({
       content: [{ type: 'text', text: 'radar' }],
     }));
-    await eventually('the section to list the new tool', () => section.tools.length === 4);
+    await eventually('the section to list the new tool', () => section.tools.length === 5);
 
     expect(section.tools.map((tool) => tool.name)).toContain('wx_get_radar');
+  });
+
+  it('offers a tool the server adds during a call from the next request of the same evaluation', async () => {
+    const log = newLog();
+    const prompt = promptWith(await inMemory(log));
+    const adapter = new ScriptedAdapter([
+      { toolCalls: [{ callId: 'c1', name: 'unlock_radar', arguments: '{}' }] },
+      { toolCalls: [{ callId: 'c2', name: 'get_radar', arguments: '{}' }] },
+      { text: 'Rain to the west.' },
+    ]);
+    const session = new Session();
+
+    const response = await installAffordance(new Container()).evaluate(prompt, {
+      adapter,
+      session,
+    });
+
+    expect(response.text).toBe('Rain to the west.');
+    const offered = adapter.requests.map((request) => request.tools.map((tool) => tool.name));
+    expect(offered[0]).not.toContain('get_radar');
+    expect(offered[1]).toContain('get_radar');
+    expect(
+      session
+        .slice(ToolInvoked)
+        .all()
+        .map((event) => [event.name, event.outcome]),
+    ).toEqual([
+      ['unlock_radar', 'success'],
+      ['get_radar', 'success'],
+    ]);
+    expect(log.calls).toEqual(['unlock_radar', 'get_radar']);
   });
 
   it('keeps its tools and reports why when listing again after a change fails', async () => {
@@ -198,6 +231,7 @@ describe('McpToolsSection', () => {
       'get_forecast',
       'close_station',
       'watch_storm',
+      'unlock_radar',
     ]);
     expect(section.refreshError).toBe(errors[0]);
     expect(String(errors[0])).toContain("'set_alert': /properties/level type");

@@ -72,6 +72,14 @@ export function weatherServer(
       return { content: [{ type: 'text', text: 'stopped' }] };
     },
   );
+  server.registerTool('unlock_radar', { description: 'Unlock the radar tool.' }, () => {
+    log.calls.push('unlock_radar');
+    server.registerTool('get_radar', { description: 'Radar image.' }, () => {
+      log.calls.push('get_radar');
+      return { content: [{ type: 'text', text: 'Radar: rain to the west.' }] };
+    });
+    return { content: [{ type: 'text', text: 'Radar unlocked.' }] };
+  });
   if (options.union === true) {
     server.registerTool(
       'set_alert',

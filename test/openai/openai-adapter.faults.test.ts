@@ -206,7 +206,8 @@ describe(OpenAIAdapter, () => {
     });
 
     it('should retry an attempt that hit the per-attempt timeout', async () => {
-      await start({}, {}, { timeoutMs: 50 });
+      // Long enough that a loaded machine still answers the second attempt in time (the first hangs).
+      await start({}, {}, { timeoutMs: 500 });
       harness.server.reply({ hang: true }, ok());
 
       expect((await evaluate()).text).toBe('Done.');

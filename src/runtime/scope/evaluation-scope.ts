@@ -10,6 +10,7 @@ import { ProviderAdapter } from '../../provider/provider-adapter.js';
 import type { RequestPrompt } from '../../provider/provider-request.js';
 import type { ToolSpec } from '../../provider/tool-spec.js';
 import type { SchemaProfile } from '../../schema/params-json-schema.js';
+import type { ScopeRender } from './render-for-scope.js';
 import type { NestedEvaluate, ToolProgress } from '../tool-context-members.js';
 import { Session } from '../../session/session.js';
 import { isSectionClass } from '../../prompt/section-metadata.js';
@@ -30,6 +31,11 @@ export interface EvaluationScopeInit {
   readonly adapter: ProviderAdapter;
   /** The tools of the rendered prompt as the adapter offers them, schemas chosen once. */
   readonly toolSpecs: readonly ToolSpec[];
+  /**
+   * Renders the prompt again for {@link EvaluationScope.refreshTools}, when a
+   * section's tools changed during the evaluation. Absent: the tools never change.
+   */
+  readonly rerender?: (() => ScopeRender) | undefined;
   /** Runs a nested evaluation on the same runtime and adapter (`context.evaluate`). */
   readonly evaluate: NestedEvaluate;
   readonly signal: AbortSignal;
@@ -62,19 +68,21 @@ export interface EvaluationScopeInit {
 export class EvaluationScope {
   readonly evaluationId: string;
   readonly prompt: Prompt;
-  readonly rendered: RenderedPrompt;
   readonly session: Session;
   readonly deadline: Deadline | undefined;
   readonly budgetTracker: BudgetTracker | undefined;
   readonly resources: ResourceContext;
   readonly adapter: ProviderAdapter;
-  readonly toolSpecs: readonly ToolSpec[];
   readonly requestPrompt: RequestPrompt;
   readonly evaluate: NestedEvaluate;
   readonly signal: AbortSignal;
   readonly resolvableWithoutCall: (sectionClass: object) => boolean;
   readonly directConstruction: (sectionClass: object) => DirectConstruction | undefined;
-  readonly #strict: ReadonlySet<string>;
+  #rendered: RenderedPrompt;
+  #toolSpecs: readonly ToolSpec[];
+  #strict: ReadonlySet<string>;
+  /** The prompt's `toolsRevision` the tools were rendered at. */
+  #toolsRevision: number;
   readonly #init: EvaluationScopeInit;
   #container: Container | undefined;
   #disposed = false;
@@ -84,14 +92,15 @@ export class EvaluationScope {
     this.directConstruction = init.directConstruction ?? (() => undefined);
     this.evaluationId = init.evaluationId;
     this.prompt = init.prompt;
-    this.rendered = init.rendered;
+    this.#rendered = init.rendered;
     this.session = init.session;
     this.deadline = init.deadline;
     this.budgetTracker = init.budgetTracker;
     this.resources = init.resources;
     this.adapter = init.adapter;
-    this.toolSpecs = init.toolSpecs;
-    this.#strict = new Set(init.toolSpecs.filter((spec) => spec.strict).map((spec) => spec.name));
+    this.#toolSpecs = init.toolSpecs;
+    this.#strict = strictNames(init.toolSpecs);
+    this.#toolsRevision = init.prompt.toolsRevision;
     const prompt = init.prompt;
     this.requestPrompt = Object.freeze({
       name: prompt.name,
@@ -115,7 +124,7 @@ export class EvaluationScope {
     const container = new Container({ parent: init.root });
     container.bind(EvaluationId).toConstantValue(init.evaluationId);
     container.bind(Prompt).toConstantValue(init.prompt);
-    container.bind(RenderedPrompt).toConstantValue(init.rendered);
+    container.bind(RenderedPrompt).toDynamicValue(() => this.#rendered);
     container.bind(Session).toConstantValue(init.session);
     container.bind(ProviderAdapter).toConstantValue(init.adapter);
     if (init.deadline !== undefined) container.bind(Deadline).toConstantValue(init.deadline);
@@ -124,6 +133,38 @@ export class EvaluationScope {
     }
     this.#container = container;
     return container;
+  }
+
+  /** The prompt as rendered for this evaluation (again after {@link EvaluationScope.refreshTools} took up new tools). */
+  get rendered(): RenderedPrompt {
+    return this.#rendered;
+  }
+
+  /** The tools as the adapter offers them, schemas chosen once per rendering. */
+  get toolSpecs(): readonly ToolSpec[] {
+    return this.#toolSpecs;
+  }
+
+  /**
+   * Takes up the tools a section changed since they were rendered (its
+   * `toolsRevision` grew): renders again and offers the new list from the
+   * next request on. The conversation's system text stays as it was sent. A
+   * new list with two tools of one name is not taken up: the evaluation
+   * keeps the tools it had. Returns whether the tools changed.
+   */
+  refreshTools(): boolean {
+    const rerender = this.#init.rerender;
+    if (rerender === undefined) return false;
+    const revision = this.prompt.toolsRevision;
+    if (revision === this.#toolsRevision) return false;
+    this.#toolsRevision = revision;
+    const { rendered, toolSpecs } = rerender();
+    const names = new Set(toolSpecs.map((spec) => spec.name));
+    if (names.size !== toolSpecs.length) return false;
+    this.#rendered = rendered;
+    this.#toolSpecs = toolSpecs;
+    this.#strict = strictNames(toolSpecs);
+    return true;
   }
 
   /** The profile the model's arguments for `toolName` follow: the schema choice sent with the tool. */
@@ -160,6 +201,10 @@ export class EvaluationScope {
     if (errors.length > 0)
       throw new AggregateError(errors, 'Disposing the evaluation scope failed.');
   }
+}
+
+function strictNames(specs: readonly ToolSpec[]): ReadonlySet<string> {
+  return new Set(specs.filter((spec) => spec.strict).map((spec) => spec.name));
 }
 
 function ignoreProgress(): void {
