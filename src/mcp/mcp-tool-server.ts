@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 
-import { ConfigurationError, Session, type ToolDefinition } from '../index.js';
+import { ConfigurationError, Session, type ToolDefinition, type ToolProgress } from '../index.js';
 import { toolSpecOf } from '../provider/index.js';
 import { callResult, thrownResult } from './mcp-call-result.js';
 import type { McpCallContext, McpToolServerOptions } from './mcp-tool-server-options.js';
@@ -151,21 +151,7 @@ export class McpToolServer {
       params: options.params,
       signal:
         given.signal === undefined ? extra.signal : AbortSignal.any([given.signal, extra.signal]),
-      onProgress:
-        token === undefined
-          ? undefined
-          : (progress: {
-              progress: number;
-              total?: number | undefined;
-              message?: string | undefined;
-            }) => {
-              void extra
-                .sendNotification({
-                  method: 'notifications/progress',
-                  params: { progressToken: token, ...progress },
-                })
-                .catch(() => undefined);
-            },
+      onProgress: token === undefined ? undefined : progressSender(extra, token),
     });
     const request = { name: params.name, arguments: params.arguments ?? {} };
     try {
@@ -177,6 +163,22 @@ export class McpToolServer {
       return thrownResult(error instanceof Error ? error.message : String(error));
     }
   }
+}
+
+/** Sends a tool's progress reports to the client as progress notifications for `token`. */
+function progressSender(
+  extra: CallExtra,
+  token: string | number,
+): (progress: ToolProgress) => void {
+  return (progress) => {
+    // A notification that cannot be sent (the client went away) costs the tool nothing.
+    void extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, ...progress },
+      })
+      .catch(() => undefined);
+  };
 }
 
 /** The names of the tools of `options.sections`, checked against the prompt's section paths. */
