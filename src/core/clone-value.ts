@@ -18,6 +18,7 @@ const MAX_COPY_DEPTH = 256;
  * @internal
  */
 export function cloneValue<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
   return copy(value, new Map(), 0) as T;
 }
 

@@ -30,6 +30,8 @@ export class ResourceSnapshot {
   }
 }
 
+const EMPTY_SNAPSHOT = new ResourceSnapshot([]);
+
 interface Created {
   readonly key: ResourceKey<unknown>;
   readonly instance: unknown;
@@ -47,16 +49,17 @@ export class ResourceContext implements ResourceResolver, Snapshotable<ResourceS
   readonly registry: ResourceBindings;
   /** The evaluation context, for a tool-call context. */
   readonly parent: ResourceContext | undefined;
-  readonly #cache = new Map<ResourceKey<unknown>, unknown>();
-  readonly #created: Created[] = [];
-  readonly #children = new Set<ResourceContext>();
-  readonly #resolving: ResourceKey<unknown>[];
+  // Created on first use: a tool call that requests no resource allocates none of them.
+  #cache: Map<ResourceKey<unknown>, unknown> | undefined;
+  #created: Created[] | undefined;
+  #children: Set<ResourceContext> | undefined;
+  /** The keys being created, innermost last (kept on the evaluation's context only). */
+  #resolving: ResourceKey<unknown>[] | undefined;
   #closed = false;
 
   private constructor(registry: ResourceBindings, parent: ResourceContext | undefined) {
     this.registry = registry;
     this.parent = parent;
-    this.#resolving = [];
   }
 
   /** @internal Use `registry.open()`. */
@@ -70,7 +73,7 @@ export class ResourceContext implements ResourceResolver, Snapshotable<ResourceS
 
   /** Whether `close()` has run. */
   get closed(): boolean {
-    return this.#closed;
+    return this.#closed || (this.parent?.closed ?? false);
   }
 
   /** Whether `key` is bound. */
@@ -81,7 +84,7 @@ export class ResourceContext implements ResourceResolver, Snapshotable<ResourceS
   /** The instance bound to `key`, created now if its scope requires. */
   get<T>(key: ResourceKey<T>): T {
     const name = describeResourceKey(key);
-    if (this.#closed) {
+    if (this.closed) {
       throw new ConfigurationError({
         subject: `Resource ${name}`,
         problem: 'requested from a closed resource context.',
@@ -124,9 +127,8 @@ export class ResourceContext implements ResourceResolver, Snapshotable<ResourceS
         fix: "Open tool-call contexts from the evaluation's context.",
       });
     }
-    const child = new ResourceContext(this.registry, this);
-    this.#children.add(child);
-    return child;
+    // The child joins #children (to be closed with this context) when it creates its first instance.
+    return new ResourceContext(this.registry, this);
   }
 
   /**
@@ -134,10 +136,13 @@ export class ResourceContext implements ResourceResolver, Snapshotable<ResourceS
    * the evaluation's singletons and this context's own instances.
    */
   snapshot(): ResourceSnapshot {
+    const inherited = this.parent === undefined ? undefined : this.parent.#created;
+    const own = this.#created;
+    if (inherited === undefined && own === undefined) return EMPTY_SNAPSHOT;
     const entries: CapturedResource[] = [];
     const seen = new Set<unknown>();
-    for (const context of this.#chain()) {
-      for (const { instance } of context.#created) {
+    for (const created of [inherited, own]) {
+      for (const { instance } of created ?? []) {
         if (!isSnapshotable(instance) || seen.has(instance)) continue;
         seen.add(instance);
         entries.push({ instance, state: instance.snapshot() });
@@ -167,17 +172,17 @@ export class ResourceContext implements ResourceResolver, Snapshotable<ResourceS
    * gets its turn; failures are thrown together as an `AggregateError`.
    */
   async close(): Promise<void> {
-    if (this.#closed) return;
+    if (this.closeIfIdle() || this.#closed) return;
     this.#closed = true;
     const errors: unknown[] = [];
-    for (const child of [...this.#children].reverse()) {
+    for (const child of [...(this.#children ?? [])].reverse()) {
       try {
         await child.close();
       } catch (error) {
         errors.push(error);
       }
     }
-    for (const { key, instance, owned } of [...this.#created].reverse()) {
+    for (const { key, instance, owned } of [...(this.#created ?? [])].reverse()) {
       if (!owned) continue;
       try {
         await dispose(instance);
@@ -192,7 +197,7 @@ export class ResourceContext implements ResourceResolver, Snapshotable<ResourceS
         );
       }
     }
-    if (this.parent !== undefined) this.parent.#children.delete(this);
+    if (this.parent !== undefined) this.parent.#children?.delete(this);
     if (errors.length > 0) {
       throw new AggregateError(
         errors,
@@ -206,24 +211,33 @@ export class ResourceContext implements ResourceResolver, Snapshotable<ResourceS
     return this.close();
   }
 
+  /**
+   * Closes the context at once when it has nothing to close (no instance
+   * created, no tool-call context open) and says so; otherwise leaves it to
+   * `close()`. A tool call that requested no resource ends without a promise.
+   * @internal
+   */
+  closeIfIdle(): boolean {
+    if (this.#closed) return true;
+    if (this.#created !== undefined || (this.#children?.size ?? 0) > 0) return false;
+    this.#closed = true;
+    return true;
+  }
+
   #root(): ResourceContext {
     return this.parent ?? this;
   }
 
-  *#chain(): Iterable<ResourceContext> {
-    if (this.parent !== undefined) yield this.parent;
-    yield this;
-  }
-
   #cached(key: ResourceKey<unknown>, binding: StoredBinding): unknown {
-    if (this.#cache.has(key)) return this.#cache.get(key);
+    const cache = (this.#cache ??= new Map());
+    if (cache.has(key)) return cache.get(key);
     const instance = this.#create(key, binding);
-    this.#cache.set(key, instance);
+    cache.set(key, instance);
     return instance;
   }
 
   #create(key: ResourceKey<unknown>, binding: StoredBinding): unknown {
-    const resolving = this.#root().#resolving;
+    const resolving = (this.#root().#resolving ??= []);
     if (resolving.includes(key)) {
       const cycle = [...resolving.slice(resolving.indexOf(key)), key].map(describeResourceKey);
       throw new ConfigurationError({
@@ -235,6 +249,10 @@ export class ResourceContext implements ResourceResolver, Snapshotable<ResourceS
     resolving.push(key);
     try {
       const instance = binding.create(this);
+      if (this.#created === undefined) {
+        this.#created = [];
+        if (this.parent !== undefined) (this.parent.#children ??= new Set()).add(this);
+      }
       this.#created.push({ key, instance, owned: !binding.provided });
       return instance;
     } finally {

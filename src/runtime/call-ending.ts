@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock.js';
 import type { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import type { ProviderToolCall } from '../provider/conversation.js';
 import type { ResourceSnapshot } from '../resources/resource-context.js';
-import type { SessionSnapshot } from '../session/session-snapshot.js';
+import type { SessionStates } from '../session/session.js';
 import { ToolResult } from '../tools/tool-result.js';
 import type { ApprovalDecision } from './approval/approval-decision.js';
 import type { PendingToolCall } from './approval/pending-tool-call.js';
@@ -13,7 +13,7 @@ import type { CallFailure } from './tool-call-failure.js';
 
 /** What a state-changing call's failure restores. @internal */
 export interface CallSnapshot {
-  readonly session: SessionSnapshot;
+  readonly session: SessionStates;
   readonly resources: ResourceSnapshot;
   readonly scope: EvaluationScope;
 }

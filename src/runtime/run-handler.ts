@@ -2,24 +2,39 @@ import { CallFrame, currentCallFrame, runInCallFrame } from '../session/call-fra
 import type { ToolContext } from '../tools/tool-context.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
+import { isThenable } from '../core/is-thenable.js';
 
 /** The handler was still running when the evaluation's signal aborted. @internal */
 export class InterruptedCall extends Error {}
 
 /**
- * Runs the handler as the code of `frame`'s call, giving up (with
- * {@link InterruptedCall}) when `signal` aborts first. A returned value that is
- * not a `ToolResult` with a string message is a handler bug, thrown as a
- * `TypeError` naming the fix. @internal
+ * Runs the handler as the code of `frame`'s call. A handler that returns at
+ * once is done at once (no promise); one that returns a promise is raced
+ * against `signal`, giving up (with {@link InterruptedCall}) when it aborts
+ * first. A returned value that is not a `ToolResult` with a string message is
+ * a handler bug, thrown as a `TypeError` naming the fix. @internal
  */
-export async function runHandler(
+export function runHandler(
   tool: ToolDefinition,
   params: unknown,
   context: ToolContext,
   signal: AbortSignal,
   frame: CallFrame,
-): Promise<ToolResult> {
+): ToolResult | Promise<ToolResult> {
   const handler = tool.handler as NonNullable<ToolDefinition['handler']>;
+  const returned: unknown = runInCallFrame(frame, () => handler(params, context));
+  const later = isThenable(returned);
+  // A signal that aborted while the handler ran interrupts the call, whatever it returned
+  // (a late rejection of what it returned is then nobody's to handle).
+  if (signal.aborted) {
+    if (later) returned.then(undefined, () => undefined);
+    throw new InterruptedCall();
+  }
+  return later ? settled(returned, signal) : checkedResult(returned);
+}
+
+/** What a handler's promise settles to, unless `signal` aborts first. */
+async function settled(returned: PromiseLike<unknown>, signal: AbortSignal): Promise<ToolResult> {
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<typeof interrupted>((resolve) => {
     onAbort = () => {
@@ -29,25 +44,27 @@ export async function runHandler(
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const outcome = await Promise.race([
-      runInCallFrame(frame, () => Promise.resolve().then(() => handler(params, context))),
-      aborted,
-    ]);
+    const outcome = await Promise.race([returned, aborted]);
     if (outcome === interrupted) throw new InterruptedCall();
-    if (!(outcome instanceof ToolResult)) {
-      throw new TypeError(
-        `the handler returned ${describeValue(outcome)} instead of a ToolResult; return ToolResult.ok(value) or ToolResult.error(message)`,
-      );
-    }
-    if (typeof outcome.message !== 'string') {
-      throw new TypeError(
-        `the handler returned a ToolResult whose message is ${describeValue(outcome.message)}, not a string; pass a text message, e.g. ToolResult.ok(value, 'Done.')`,
-      );
-    }
-    return outcome;
+    return checkedResult(outcome);
   } finally {
     if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** `outcome` when it is a `ToolResult` with a text message; otherwise the `TypeError` naming the fix. */
+function checkedResult(outcome: unknown): ToolResult {
+  if (!(outcome instanceof ToolResult)) {
+    throw new TypeError(
+      `the handler returned ${describeValue(outcome)} instead of a ToolResult; return ToolResult.ok(value) or ToolResult.error(message)`,
+    );
+  }
+  if (typeof outcome.message !== 'string') {
+    throw new TypeError(
+      `the handler returned a ToolResult whose message is ${describeValue(outcome.message)}, not a string; pass a text message, e.g. ToolResult.ok(value, 'Done.')`,
+    );
+  }
+  return outcome;
 }
 
 /** A frame for one call of `tool`, nested in the current one; `lockedSession` when it holds that session's lock. @internal */

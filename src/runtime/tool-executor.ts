@@ -98,8 +98,7 @@ export class ToolExecutor {
     options: ExecuteOptions = {},
   ): Promise<ExecutedCalls> {
     const outcomes: ToolCallOutcome[] = [];
-    const observer = options.observer;
-    const checkpoint = options.checkpoint;
+    const { observer, checkpoint } = options;
     let index = 0;
     while (index < calls.length) {
       const start = index;
@@ -110,7 +109,10 @@ export class ToolExecutor {
         observer === undefined ? undefined : new Array<ToolCallObserver>(batch.length);
       if (checkpoint?.callsStarting !== undefined) await checkpoint.callsStarting(batch);
       const recordedBefore = outcomes.length;
-      const held = await this.#invokeAll(scope, batch, options.decisions, observed, observer);
+      const held =
+        batch.length === 1 && observer === undefined
+          ? [await this.#invokeOne(scope, batch[0] as ProviderToolCall, options.decisions)]
+          : await this.#invokeAll(scope, batch, options.decisions, observed, observer);
       const firstHeld = held.findIndex((invocation) => invocation.kind === 'pending');
       // Read-only calls after a pending one in the same batch are run again on resume, unrecorded now.
       const invocations = (firstHeld < 0 ? held : held.slice(0, firstHeld)) as Invocation[];
@@ -186,6 +188,18 @@ export class ToolExecutor {
     return calls.slice(start, end);
   }
 
+  /** One call, untraced: no closure, no array, no promise besides the call's own. */
+  #invokeOne(
+    scope: EvaluationScope,
+    call: ProviderToolCall,
+    decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
+  ): Promise<Invocation | HeldCall> {
+    const clock = this.#options.clock;
+    return decisions === undefined
+      ? invokeToolCall(scope, call, clock)
+      : invokeToolCall(scope, call, clock, { decision: decisions.get(call.callId) });
+  }
+
   async #invokeAll(
     scope: EvaluationScope,
     batch: readonly ProviderToolCall[],
@@ -193,11 +207,8 @@ export class ToolExecutor {
     observed: ToolCallObserver[] | undefined,
     observer: EvaluationObserver | undefined,
   ): Promise<(Invocation | HeldCall)[]> {
-    const clock = this.#options.clock;
     const plain = (call: ProviderToolCall): Promise<Invocation | HeldCall> =>
-      decisions === undefined
-        ? invokeToolCall(scope, call, clock)
-        : invokeToolCall(scope, call, clock, { decision: decisions.get(call.callId) });
+      this.#invokeOne(scope, call, decisions);
     const invoke =
       observer === undefined
         ? plain

@@ -151,7 +151,8 @@ class ToolCallRun {
     let invocation: Invocation;
     try {
       const context = opened.callScope.context;
-      let result = await runHandler(this.#tool, params, context, this.#scope.signal, frame);
+      const ran = runHandler(this.#tool, params, context, this.#scope.signal, frame);
+      let result = ran instanceof Promise ? await ran : ran;
       if (result.success && policies.length > 0) {
         const after = afterResult(this.#tool, policies, params, context, result);
         result = (isThenable(after) ? await after : after) ?? result;
@@ -164,7 +165,8 @@ class ToolCallRun {
       frame.end();
     }
     try {
-      await opened.callScope.dispose();
+      const closing = opened.callScope.dispose();
+      if (closing !== undefined) await closing;
     } catch (error) {
       return this.#closeFailed(error, opened, frame, invocation);
     }
@@ -214,7 +216,7 @@ class ToolCallRun {
     restoreSnapshot(opened.snapshot);
     release?.();
     frame.end();
-    await opened.callScope.dispose().catch(() => undefined);
+    await opened.callScope.dispose()?.catch(() => undefined);
     return this.#ending.stopped(stop);
   }
 
@@ -257,7 +259,7 @@ class ToolCallRun {
           : CLEAR;
     }
     frame.end();
-    await opened.callScope.dispose().catch(() => undefined);
+    await opened.callScope.dispose()?.catch(() => undefined);
     return ended;
   }
 
@@ -327,7 +329,7 @@ class ToolCallRun {
     // Opening the call failed (a resource's own snapshot threw): the handler never runs.
     frame.end();
     release?.();
-    await callScope?.dispose().catch(() => undefined);
+    await callScope?.dispose()?.catch(() => undefined);
     return this.#ending.completed(
       ToolResult.error(`Tool '${this.#tool.name}' could not start: ${describeThrown(error)}`),
       { params },
@@ -368,13 +370,13 @@ function takeSnapshot(
   scope: EvaluationScope,
   resources: EvaluationScope['resources'],
 ): CallSnapshot {
-  return { session: scope.session.snapshot(), resources: resources.snapshot(), scope };
+  return { session: scope.session.captureStates(), resources: resources.snapshot(), scope };
 }
 
 /** Puts the session and resources back as the snapshot found them. @internal */
 export function restoreSnapshot(snapshot: CallSnapshot | undefined): void {
   if (snapshot === undefined) return;
-  snapshot.scope.session.restore(snapshot.session);
+  snapshot.scope.session.restoreStates(snapshot.session);
   snapshot.scope.resources.restore(snapshot.resources);
 }
 

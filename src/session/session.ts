@@ -15,7 +15,7 @@ import type { ReducerContext } from './reducer.js';
 import { SliceAccessor } from './slice-accessor.js';
 import { SlicePolicy } from './slice-policy.js';
 import { SliceReader } from './slice-reader.js';
-import { SliceStore } from './slice-store.js';
+import { type CapturedLists, SliceStore } from './slice-store.js';
 import type { SliceType } from './slice-type.js';
 import type { SessionView, SliceView } from './slice-view.js';
 import { freezeStored, sessionTraitsOf } from './session-event-traits.js';
@@ -60,6 +60,9 @@ export interface SessionTransactionOptions<R> extends TransactionOptions<R> {
 
 /** Options of {@link Session.clone}. */
 export type CloneOptions = Omit<SessionOptions, 'createdAt' | 'clock'>;
+
+/** The slices of a session as {@link Session.captureStates} found them. @internal */
+export type SessionStates = CapturedLists;
 
 const reservedTags = ['sessionId', 'parentSessionId'] as const;
 
@@ -249,6 +252,20 @@ export class Session implements Snapshotable<SessionSnapshot> {
   }
 
   /**
+   * What a tool call's rollback restores with {@link Session.restoreStates}:
+   * the slices as they are now, without the dated, labelled
+   * {@link SessionSnapshot} a caller of `snapshot()` gets. @internal
+   */
+  captureStates(): SessionStates {
+    return this.#store.captureLists();
+  }
+
+  /** `restore` (logs kept) from {@link Session.captureStates}. @internal */
+  restoreStates(states: SessionStates): void {
+    this.#store.restoreStates(states);
+  }
+
+  /**
    * Returns every STATE slice to its content in `snapshot` (empty if it was
    * empty then). LOG slices keep everything unless `preserveLogs` is `false`.
    */
@@ -317,7 +334,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
     freezeStored(event);
     const invoked: DispatchParticipant[] = [];
     const failures: DispatchFailure[] = [];
-    this.#store.reduce(event, eventType, this.#context, invoked, failures);
+    this.#store.reduce(event, eventType, this.#context, invoked, failures, event);
     for (const value of traits?.fanOut?.(event) ?? []) {
       this.#store.reduce(value, value.constructor as EventType, this.#context, invoked, failures);
     }

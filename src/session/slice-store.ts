@@ -61,6 +61,33 @@ export class SliceStore {
     return [...this.lists];
   }
 
+  /**
+   * The lists as they are now, for a tool call's rollback: slice types and
+   * lists alternating (lists are immutable, so references are enough; an array
+   * filled by `forEach` costs less than a copied `Map`).
+   */
+  captureLists(): CapturedLists {
+    const captured: (SliceType | PersistentList<object>)[] = [];
+    this.lists.forEach(pushEntry, captured);
+    return captured;
+  }
+
+  /** Returns every STATE slice to its list in `captured` (empty if absent); LOG slices keep theirs. */
+  restoreStates(captured: CapturedLists): void {
+    const lists = new Map<SliceType, PersistentList<object>>();
+    for (let at = 0; at < captured.length; at += 2) {
+      lists.set(captured[at] as SliceType, captured[at + 1] as PersistentList<object>);
+    }
+    for (const type of this.types()) {
+      if (!lists.has(type) && this.policyOf(type) !== SlicePolicy.Log) {
+        this.setList(type, PersistentList.empty());
+      }
+    }
+    for (const [type, list] of lists) {
+      if (this.policyOf(type) !== SlicePolicy.Log) this.setList(type, list);
+    }
+  }
+
   clearAll(): void {
     this.changes += 1;
     this.lists.clear();
@@ -96,7 +123,9 @@ export class SliceStore {
   /**
    * Runs every reducer registered for `eventType` (or the ledger default into
    * the event's own slice). Each reducer's change is applied whole or not at
-   * all; failures are recorded and never stop the other reducers.
+   * all; failures are recorded and never stop the other reducers. `frozen`:
+   * the event when the session already froze it, so storing it as it is costs
+   * nothing more.
    */
   reduce(
     event: object,
@@ -104,6 +133,7 @@ export class SliceStore {
     context: ReducerContext,
     invoked: DispatchParticipant[],
     failures: DispatchFailure[],
+    frozen?: object,
   ): void {
     const registrations = this.registrations.get(eventType) ?? ledgerOf(eventType);
     for (const { slice, reducer } of registrations) {
@@ -115,12 +145,24 @@ export class SliceStore {
           throw asyncReducerError(reducer);
         }
         const op = expectSliceOp(reducer.name, returned);
-        if (op !== undefined) this.setList(slice, applyOp(slice, reducer, this.list(slice), op));
+        if (op !== undefined)
+          this.setList(slice, applyOp(slice, reducer, this.list(slice), op, frozen));
       } catch (error) {
         failures.push({ source: 'reducer', handler: reducer, error, slice });
       }
     }
   }
+}
+
+/** Slice types and their lists, alternating, from {@link SliceStore.captureLists}. @internal */
+export type CapturedLists = readonly (SliceType | PersistentList<object>)[];
+
+function pushEntry(
+  this: (SliceType | PersistentList<object>)[],
+  list: PersistentList<object>,
+  type: SliceType,
+): void {
+  this.push(type, list);
 }
 
 const ledgers = new WeakMap<EventType, readonly Registration[]>();
@@ -140,10 +182,14 @@ function applyOp(
   reducer: DispatchParticipant,
   list: PersistentList<object>,
   op: SliceOp<unknown>,
+  frozen: object | undefined,
 ): PersistentList<object> {
   switch (op.kind) {
     case 'append':
-      return list.push(admit(slice, reducer, op.value));
+      // The reduced event itself (a log's append) was frozen when it was dispatched.
+      return list.push(
+        op.value === frozen && frozen instanceof slice ? frozen : admit(slice, reducer, op.value),
+      );
     case 'extend':
       return list.concat(op.values.map((value) => admit(slice, reducer, value)));
     case 'replace':

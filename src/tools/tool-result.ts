@@ -87,10 +87,11 @@ export class ToolResult<T = unknown> {
  * when every item renders as JSON, otherwise the non-empty renderings joined by blank lines.
  */
 export function renderToolValue(value: unknown): string {
-  return renderValue(value, new Set());
+  return renderValue(value, undefined);
 }
 
-function renderValue(value: unknown, openArrays: Set<readonly unknown[]>): string {
+/** `openArrays`: the arrays being rendered, created by the first one (a text value needs none). */
+function renderValue(value: unknown, openArrays: Set<readonly unknown[]> | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return renderArray(value, openArrays);
@@ -120,7 +121,11 @@ function renderWithOwnMethod(value: unknown): string | undefined {
   }
 }
 
-function renderArray(items: readonly unknown[], openArrays: Set<readonly unknown[]>): string {
+function renderArray(
+  items: readonly unknown[],
+  given: Set<readonly unknown[]> | undefined,
+): string {
+  const openArrays = given ?? new Set<readonly unknown[]>();
   // An array that contains itself cannot be rendered item by item.
   if (openArrays.has(items)) return showAsNode(items);
   // Dropped like null fields, so a null item cannot turn a JSON array into joined text.

@@ -56,7 +56,8 @@ export function toolInvokedInit(scope: EvaluationScope, call: CallFields): ToolI
  * application's own plain objects are never frozen. @internal
  */
 export function resultForSession(result: ToolResult): ToolResult {
-  if (result.value === null) return result;
+  // Nothing to copy in a primitive value: the result is recorded as it is.
+  if (typeof result.value !== 'object' || result.value === null) return result;
   return new ToolResult({
     message: result.message,
     value: cloneValue(result.value),

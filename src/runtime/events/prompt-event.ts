@@ -50,20 +50,19 @@ export abstract class PromptEvent {
   readonly evaluationId: string | undefined;
 
   protected constructor(init: PromptEventInit) {
-    const type = new.target.name;
     const eventId = init.eventId ?? randomUUID();
     if (typeof eventId !== 'string' || eventId === '') {
       throw new ConfigurationError({
-        subject: `${type}.eventId`,
+        subject: `${new.target.name}.eventId`,
         problem: 'must be a non-empty string.',
         fix: 'Leave eventId out to get a random UUID.',
       });
     }
-    const createdAt =
-      init.createdAt === undefined ? new Date() : new Date(init.createdAt.getTime());
-    if (Number.isNaN(createdAt.getTime())) {
+    const given = init.createdAt;
+    const createdAt = given === undefined ? new Date() : new Date(given.getTime());
+    if (given !== undefined && Number.isNaN(createdAt.getTime())) {
       throw new ConfigurationError({
-        subject: `${type}.createdAt`,
+        subject: `${new.target.name}.createdAt`,
         problem: 'is an invalid Date.',
         fix: 'Pass a valid Date, or leave createdAt out to use the current time.',
       });

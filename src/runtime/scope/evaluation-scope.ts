@@ -230,17 +230,7 @@ export class ToolCallScope {
     this.#callId = callId;
     this.#signal = signal;
     this.resources = evaluation.resources.openToolCall();
-    const services: ServiceResolver = {
-      get: <T>(id: abstract new (...args: never[]) => T): T => {
-        if (!isSectionClass(id)) return this.container.get(id as unknown as Newable<T>);
-        // A section that injects no call value is resolved in the evaluation scope: no call container.
-        if (evaluation.resolvableWithoutCall(id))
-          return this.#resolveSection(evaluation.container, id);
-        const direct = evaluation.directConstruction(id);
-        if (direct !== undefined) return this.#construct(direct) as T;
-        return this.#resolveSection(this.container, id);
-      },
-    };
+    const services: ServiceResolver = new CallServices(this);
     this.context = Object.freeze({
       callId,
       signal,
@@ -257,6 +247,17 @@ export class ToolCallScope {
       evaluate: evaluation.evaluate,
       reportProgress: evaluation.progressReporter(callId),
     });
+  }
+
+  /** What `context.services.get(id)` returns for this call. */
+  resolve<T>(id: abstract new (...args: never[]) => T): T {
+    if (!isSectionClass(id)) return this.container.get(id as unknown as Newable<T>);
+    const evaluation = this.#evaluation;
+    // A section that injects no call value is resolved in the evaluation scope: no call container.
+    if (evaluation.resolvableWithoutCall(id)) return this.#resolveSection(evaluation.container, id);
+    const direct = evaluation.directConstruction(id);
+    if (direct !== undefined) return this.#construct(direct) as T;
+    return this.#resolveSection(this.container, id);
   }
 
   /**
@@ -302,10 +303,19 @@ export class ToolCallScope {
     return this.#container;
   }
 
-  /** Unbinds the call's values and closes its call-scoped resources. Idempotent. */
-  async dispose(): Promise<void> {
-    if (this.#disposed) return;
+  /**
+   * Unbinds the call's values and closes its call-scoped resources. Idempotent.
+   * A call that built no container and created no resource is closed at once
+   * (no promise); otherwise the promise of the closing.
+   */
+  dispose(): Promise<void> | undefined {
+    if (this.#disposed) return undefined;
     this.#disposed = true;
+    if (this.#container === undefined && this.resources.closeIfIdle()) return undefined;
+    return this.#close();
+  }
+
+  async #close(): Promise<void> {
     const errors: unknown[] = [];
     if (this.#container !== undefined) {
       await this.#container.unbindAllAsync().catch((error: unknown) => errors.push(error));
@@ -313,5 +323,18 @@ export class ToolCallScope {
     await this.resources.close().catch((error: unknown) => errors.push(error));
     if (errors.length > 0)
       throw new AggregateError(errors, 'Disposing the tool-call scope failed.');
+  }
+}
+
+/** `context.services` of one call: resolves through its {@link ToolCallScope}. */
+class CallServices implements ServiceResolver {
+  readonly #scope: ToolCallScope;
+
+  constructor(scope: ToolCallScope) {
+    this.#scope = scope;
+  }
+
+  get<T>(id: abstract new (...args: never[]) => T): T {
+    return this.#scope.resolve(id);
   }
 }
