@@ -33,23 +33,42 @@ export function runHandler(
   return later ? settled(returned, signal) : checkedResult(returned);
 }
 
-/** What a handler's promise settles to, unless `signal` aborts first. */
-async function settled(returned: PromiseLike<unknown>, signal: AbortSignal): Promise<ToolResult> {
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<typeof interrupted>((resolve) => {
-    onAbort = () => {
-      resolve(interrupted);
+/**
+ * What a handler's promise settles to, unless `signal` aborts first. One
+ * promise and its callbacks: a call waiting on a slow handler holds little.
+ * The first of the three outcomes wins (a thenable may call back at once, or
+ * more than once); a `then` that throws rejects with what it threw.
+ */
+function settled(returned: PromiseLike<unknown>, signal: AbortSignal): Promise<ToolResult> {
+  return new Promise<ToolResult>((resolve, reject) => {
+    let done = false;
+    const finish = (): boolean => {
+      if (done) return false;
+      done = true;
+      signal.removeEventListener('abort', onAbort);
+      return true;
     };
-    if (signal.aborted) resolve(interrupted);
-    else signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = (): void => {
+      if (finish()) reject(new InterruptedCall());
+    };
+    returned.then(
+      (outcome) => {
+        if (!finish()) return;
+        try {
+          resolve(checkedResult(outcome));
+        } catch (error) {
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a TypeError from checkedResult
+          reject(error);
+        }
+      },
+      (error: unknown) => {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the handler threw, unchanged
+        if (finish()) reject(error);
+      },
+    );
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a thenable may have called back already
+    if (!done) signal.addEventListener('abort', onAbort, { once: true });
   });
-  try {
-    const outcome = await Promise.race([returned, aborted]);
-    if (outcome === interrupted) throw new InterruptedCall();
-    return checkedResult(outcome);
-  } finally {
-    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
-  }
 }
 
 /** `outcome` when it is a `ToolResult` with a text message; otherwise the `TypeError` naming the fix. */
@@ -75,8 +94,6 @@ export function newCallFrame(
 ): CallFrame {
   return new CallFrame(tool.name, callId, lockedSession, currentCallFrame());
 }
-
-const interrupted = Symbol('interrupted');
 
 function describeValue(value: unknown): string {
   if (value === null || value === undefined) return String(value);

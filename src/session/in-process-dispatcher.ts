@@ -14,7 +14,8 @@ import { isThenable } from '../core/is-thenable.js';
  */
 export class InProcessDispatcher implements Dispatcher {
   // Arrays are replaced, never mutated, so a dispatch in progress is unaffected by (un)subscribing.
-  private readonly handlers = new Map<EventType, readonly EventHandler<never>[]>();
+  // Created by the first subscription: a session nobody listens to allocates no map.
+  private handlers: Map<EventType, readonly EventHandler<never>[]> | undefined;
 
   /** Subscribes `handler` to events of exactly `type`; subscribing twice has no effect. */
   subscribe<E extends object>(type: EventType<E>, handler: EventHandler<E>): () => boolean {
@@ -25,26 +26,28 @@ export class InProcessDispatcher implements Dispatcher {
         fix: 'Call subscribe(ToolInvoked, (event) => { ... }).',
       });
     }
-    const current = this.handlers.get(type) ?? [];
+    const handlers = (this.handlers ??= new Map<EventType, readonly EventHandler<never>[]>());
+    const current = handlers.get(type) ?? [];
     if (!current.includes(handler)) {
-      this.handlers.set(type, [...current, handler]);
+      handlers.set(type, [...current, handler]);
     }
     return () => this.unsubscribe(type, handler);
   }
 
   /** Removes `handler` from `type`; `false` when it was not subscribed. */
   unsubscribe<E extends object>(type: EventType<E>, handler: EventHandler<E>): boolean {
-    const current = this.handlers.get(type);
-    if (!current?.includes(handler)) return false;
+    const handlers = this.handlers;
+    const current = handlers?.get(type);
+    if (handlers === undefined || !current?.includes(handler)) return false;
     const rest = current.filter((h) => h !== handler);
-    if (rest.length === 0) this.handlers.delete(type);
-    else this.handlers.set(type, rest);
+    if (rest.length === 0) handlers.delete(type);
+    else handlers.set(type, rest);
     return true;
   }
 
   /** Calls the subscribers of the event's exact class, in subscription order. */
   dispatch<E extends object>(event: E): DispatchResult<E> {
-    const handlers = (this.handlers.get(event.constructor as EventType) ??
+    const handlers = (this.handlers?.get(event.constructor as EventType) ??
       []) as readonly EventHandler<E>[];
     if (handlers.length === 0) return DispatchResult.adopting({ event });
     const errors: DispatchFailure[] = [];
@@ -66,7 +69,7 @@ export class InProcessDispatcher implements Dispatcher {
 
   /** Number of handlers subscribed to exactly `type`. */
   subscriberCount(type: EventType): number {
-    return this.handlers.get(type)?.length ?? 0;
+    return this.handlers?.get(type)?.length ?? 0;
   }
 }
 

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-
+import { randomId } from '../core/random-id.js';
 import { ConfigurationError } from '../core/errors/configuration-error.js';
 import type { DispatchFailure, DispatchParticipant } from './dispatch-failure.js';
 import { DispatchResult } from './dispatch-result.js';
@@ -93,9 +92,10 @@ export class Session implements Snapshotable<SessionSnapshot> {
   readonly view: SessionView;
 
   #store = new SliceStore();
-  #installed = new Set<SliceType>();
-  readonly #accessors = new Map<SliceType, SliceAccessor<object>>();
-  readonly #readers = new Map<SliceType, SliceReader<object>>();
+  // Created on first use: a session per evaluation should cost little until it is used.
+  #installed: Set<SliceType> | undefined;
+  #accessors: Map<SliceType, SliceAccessor<object>> | undefined;
+  #readers: Map<SliceType, SliceReader<object>> | undefined;
   readonly #clock: Clock;
   readonly #userTags: Readonly<Record<string, string>>;
   readonly #context: ReducerContext;
@@ -103,7 +103,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
 
   constructor(options: SessionOptions = {}) {
     this.#clock = options.clock ?? systemClock;
-    this.sessionId = options.sessionId ?? randomUUID();
+    this.sessionId = options.sessionId ?? randomId();
     if (typeof this.sessionId !== 'string' || this.sessionId === '') {
       throw new ConfigurationError({
         subject: 'Session.sessionId',
@@ -153,7 +153,8 @@ export class Session implements Snapshotable<SessionSnapshot> {
   /** Read and write access to the slice keyed by `type`. */
   slice<T extends object>(type: SliceType<T>): SliceAccessor<T> {
     checkSliceType(type, 'session.slice');
-    let accessor = this.#accessors.get(type);
+    const accessors = (this.#accessors ??= new Map<SliceType, SliceAccessor<object>>());
+    let accessor = accessors.get(type);
     if (accessor === undefined) {
       accessor = new SliceAccessor<object>(
         () => this.#store,
@@ -163,7 +164,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
           assertCallOpen(this.#writeTarget);
         },
       );
-      this.#accessors.set(type, accessor);
+      accessors.set(type, accessor);
     }
     return accessor as unknown as SliceAccessor<T>;
   }
@@ -202,7 +203,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
 
   /** Whether `stateClass` was installed in this session (or in the session it was cloned from). */
   isInstalled(stateClass: SliceType): boolean {
-    return this.#installed.has(stateClass);
+    return this.#installed?.has(stateClass) ?? false;
   }
 
   /**
@@ -215,7 +216,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
     options: InstallOptions<T> = {},
   ): SliceAccessor<T> {
     checkSliceType(stateClass, 'session.install');
-    if (this.#installed.has(stateClass)) {
+    if (this.isInstalled(stateClass)) {
       throw new ConfigurationError({
         subject: `session.install(${stateClass.name})`,
         problem: `${stateClass.name} is already installed in this session.`,
@@ -233,7 +234,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
     for (const [eventType, reducer] of stateReducers(stateClass, options.initial)) {
       slice.register(eventType, reducer);
     }
-    this.#installed.add(stateClass);
+    (this.#installed ??= new Set()).add(stateClass);
     return slice;
   }
 
@@ -315,15 +316,16 @@ export class Session implements Snapshotable<SessionSnapshot> {
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     });
     copy.#store = new SliceStore(this.#store);
-    copy.#installed = new Set(this.#installed);
+    if (this.#installed !== undefined) copy.#installed = new Set(this.#installed);
     return copy;
   }
 
   #reader<T extends object>(type: SliceType<T>): SliceView<T> {
-    let reader = this.#readers.get(type);
+    const readers = (this.#readers ??= new Map<SliceType, SliceReader<object>>());
+    let reader = readers.get(type);
     if (reader === undefined) {
       reader = new SliceReader<object>(() => this.#store, type);
-      this.#readers.set(type, reader);
+      readers.set(type, reader);
     }
     return reader as unknown as SliceView<T>;
   }

@@ -23,8 +23,9 @@ export interface Registration {
  */
 export class SliceStore {
   private readonly lists: Map<SliceType, PersistentList<object>>;
-  private readonly policies: Map<SliceType, SlicePolicy>;
-  private readonly registrations: Map<EventType, readonly Registration[]>;
+  // Created on first use: most sessions set no policy, and many register no reducer.
+  private policies: Map<SliceType, SlicePolicy> | undefined;
+  private registrations: Map<EventType, readonly Registration[]> | undefined;
   /** How many times a list was replaced or cleared: the session's version. */
   changes: number;
 
@@ -32,12 +33,10 @@ export class SliceStore {
     this.changes = source?.changes ?? 0;
     if (source === undefined) {
       this.lists = new Map();
-      this.policies = new Map();
-      this.registrations = new Map();
     } else {
       this.lists = new Map(source.lists);
-      this.policies = new Map(source.policies);
-      this.registrations = new Map(source.registrations);
+      if (source.policies !== undefined) this.policies = new Map(source.policies);
+      if (source.registrations !== undefined) this.registrations = new Map(source.registrations);
     }
   }
 
@@ -95,7 +94,7 @@ export class SliceStore {
 
   policyOf(type: SliceType): SlicePolicy {
     return (
-      this.policies.get(type) ??
+      this.policies?.get(type) ??
       (sessionTraitsOf(type)?.logged === true ? SlicePolicy.Log : SlicePolicy.State)
     );
   }
@@ -109,15 +108,15 @@ export class SliceStore {
         fix: "Use SlicePolicy.State ('state') or SlicePolicy.Log ('log').",
       });
     }
-    this.policies.set(type, policy);
+    (this.policies ??= new Map()).set(type, policy);
   }
 
   register(eventType: EventType, slice: SliceType, reducer: Reducer<object, object>): void {
     // A logged event keeps its ledger entry beside the reducers registered for it.
     const current =
-      this.registrations.get(eventType) ??
+      this.registrations?.get(eventType) ??
       (sessionTraitsOf(eventType)?.logged === true ? ledgerOf(eventType) : []);
-    this.registrations.set(eventType, [...current, { slice, reducer }]);
+    (this.registrations ??= new Map()).set(eventType, [...current, { slice, reducer }]);
   }
 
   /**
@@ -135,7 +134,7 @@ export class SliceStore {
     failures: DispatchFailure[],
     frozen?: object,
   ): void {
-    const registrations = this.registrations.get(eventType) ?? ledgerOf(eventType);
+    const registrations = this.registrations?.get(eventType) ?? ledgerOf(eventType);
     for (const { slice, reducer } of registrations) {
       invoked.push(reducer);
       try {

@@ -173,6 +173,36 @@ describe(ResourceContext, () => {
       expect(log.lines).toHaveLength(1);
     });
 
+    it('should close a tool-call context with the evaluation, whether it created something or not', async () => {
+      const log = new Log();
+      const context = registry(log).open();
+      const idle = context.openToolCall();
+      const busy = context.openToolCall();
+      busy.get(Scratch);
+      await context.close();
+      expect([idle.closed, busy.closed]).toEqual([true, true]);
+      expect(log.lines).toEqual(['dispose scratch']);
+      // A handler still running after its evaluation ended creates nothing that would never close.
+      expect(() => idle.get(Scratch)).toThrow(/closed resource context/);
+      expect(() => idle.get(Cache)).toThrow(/closed resource context/);
+    });
+
+    it('should close a tool-call context that created nothing at once, and one that did through close()', async () => {
+      const log = new Log();
+      const context = registry(log).open();
+      const idle = context.openToolCall();
+      expect(idle.closeIfIdle()).toBe(true);
+      expect(idle.closed).toBe(true);
+      const busy = context.openToolCall();
+      busy.get(Scratch);
+      expect(busy.closeIfIdle()).toBe(false);
+      expect(busy.closed).toBe(false);
+      await busy.close();
+      expect(log.lines).toEqual(['dispose scratch']);
+      await context.close();
+      expect(log.lines).toEqual(['dispose scratch']);
+    });
+
     it('should refuse requests once closed and be idempotent', async () => {
       const context = registry(new Log()).open();
       await context.close();

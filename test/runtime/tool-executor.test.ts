@@ -593,6 +593,30 @@ describe(ToolExecutor, () => {
       expect(h.invoked().map((e) => e.rawArguments)).toEqual(['{"verbose":true}', '[]']);
     });
 
+    it('should take the first outcome of a thenable, even one given at once, and fail on a throwing then', async () => {
+      const h = setUp(firstThen(second));
+      h.policy.finish = (params, receipt) => {
+        const thenable = {
+          then(resolve: (value: unknown) => void, reject: (reason: unknown) => void): void {
+            if (params.text === 'second') throw new Error('then exploded');
+            // Called back at once, twice, then rejected: only the first outcome counts.
+            resolve(ToolResult.ok(receipt, 'Note saved.'));
+            resolve(ToolResult.error('a second outcome'));
+            reject(new Error('a late rejection'));
+          },
+        };
+        return thenable as unknown as Promise<ToolResult<NoteReceipt>>;
+      };
+
+      await h.evaluate();
+
+      expect(toolMessages(h.adapter.requests[1])).toEqual([
+        ['call_a', firstSaved],
+        ['call_b', "Tool 'write_note' execution failed: then exploded"],
+      ]);
+      expect(h.notes()).toEqual(['first']);
+    });
+
     it('should turn a handler result that is not a ToolResult into a failure and roll back', async () => {
       const h = setUp(firstThen(second));
       h.policy.finish = (params, receipt) =>
@@ -674,6 +698,25 @@ describe(ToolExecutor, () => {
         "Prompt 'test/notes' (tool): Tool 'write_note' was interrupted because the evaluation was cancelled; " +
           'its outcome is unknown and its state changes were rolled back.',
       );
+      expect(h.notes()).toEqual([]);
+      expect(await h.files()).toEqual([]);
+      expect(h.invoked().map((e) => e.outcome)).toEqual(['unknown']);
+    });
+
+    it('should interrupt a synchronous handler that cancels the evaluation while it runs', async () => {
+      const h = setUp([{ toolCalls: [first] }, { text: 'never requested' }]);
+      const controller = new AbortController();
+      h.policy.finish = (_params, receipt) => {
+        controller.abort(new Error('cancelled from inside the call'));
+        return ToolResult.ok(receipt, 'Note saved.');
+      };
+
+      const error = await catchRejection(PromptEvaluationError, () =>
+        h.evaluate({ signal: controller.signal }),
+      );
+
+      expect(error.phase).toBe('tool');
+      expect(error.message).toContain("Tool 'write_note' was interrupted");
       expect(h.notes()).toEqual([]);
       expect(await h.files()).toEqual([]);
       expect(h.invoked().map((e) => e.outcome)).toEqual(['unknown']);

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-
+import { randomId } from '../../core/random-id.js';
 import { ConfigurationError } from '../../core/errors/configuration-error.js';
 
 /** Identity fields every telemetry event carries; both default when left out. */
@@ -50,7 +49,7 @@ export abstract class PromptEvent {
   readonly evaluationId: string | undefined;
 
   protected constructor(init: PromptEventInit) {
-    const eventId = init.eventId ?? randomUUID();
+    const eventId = init.eventId ?? randomId();
     if (typeof eventId !== 'string' || eventId === '') {
       throw new ConfigurationError({
         subject: `${new.target.name}.eventId`,
