@@ -3,7 +3,6 @@ import { PromptRenderError } from '../core/errors/prompt-render-error.js';
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import { assertOverrideApplies } from './overrides/check-overrides.js';
 import type { PromptOverride, SectionOverride } from './overrides/prompt-override.js';
-import { readFieldDescriptions } from '../metadata/describe-metadata.js';
 import { toJsonSchema } from '../schema/to-json-schema.js';
 import type { Session } from '../session/session.js';
 import type { Class, DataClass } from '../core/class-type.js';
@@ -12,7 +11,7 @@ import { bindParams } from './bind-params.js';
 import { buildPromptRegistry, type PromptRegistry, type SectionNode } from './prompt-registry.js';
 import type { SectionRef } from './prompt-section.js';
 import { checkPolicies, type PolicyRef } from '../tools/tool-policy.js';
-import { ToolPolicies } from './tool-policies.js';
+import { promptToolParts, type PromptToolParts } from './prompt-tool-parts.js';
 import { RenderedPrompt } from './rendered-prompt.js';
 import { sectionClassOf } from './section-from-class.js';
 import { renderToolExamples } from './render-tool-examples.js';
@@ -67,6 +66,10 @@ export class Prompt<O = unknown> {
   readonly registry: PromptRegistry;
   /** Policies of every tool of the prompt, checked after the tools' and sections' own. */
   readonly policies: readonly PolicyRef[];
+  /** The tool parts of the last render, shared by the next one that offers the same tools. */
+  #toolParts: PromptToolParts | undefined;
+  /** The text of the last render, shared by the next one that renders the same. */
+  #lastText: string | undefined;
 
   constructor(init: PromptInit<O>) {
     this.ns = requireText(init.ns, 'Prompt namespace', 'ns');
@@ -118,8 +121,7 @@ export class Prompt<O = unknown> {
     if (options.overrides !== undefined) assertOverrideApplies(this, options.overrides);
     const sectionOverrides = indexSectionOverrides(options.overrides);
     const texts: string[] = [];
-    const tools: ToolDefinition[] = [];
-    const policies = new ToolPolicies(this.policies);
+    const enabled: SectionNode[] = [];
     const nodes = this.registry.nodes;
     let skipUntil = 0;
     nodes.forEach((node, index) => {
@@ -130,18 +132,23 @@ export class Prompt<O = unknown> {
         return;
       }
       texts.push(renderNode(node, params, sectionOverrides.get(node.path.join('.'))));
-      tools.push(...node.section.tools);
-      policies.enter(node);
+      enabled.push(node);
     });
-    const { finalTools, descriptions } = applyToolOverrides(tools, options.overrides);
+    const parts = promptToolParts(this.#toolParts, this.policies, enabled, options.overrides);
+    this.#toolParts = parts;
+    const text = texts.join('\n\n');
+    // A text equal to the last one is kept once: evaluations alive at once share it.
+    const shared = this.#lastText === text ? this.#lastText : text;
+    this.#lastText = shared;
     return new RenderedPrompt({
       ns: this.ns,
       key: this.key,
       name: this.name,
-      text: texts.join('\n\n'),
-      tools: Object.freeze(finalTools),
-      toolParamDescriptions: descriptions,
-      policies: policies.byTool,
+      text: shared,
+      tools: parts.tools,
+      toolParamDescriptions: parts.toolParamDescriptions,
+      policies: parts.policies,
+      toolsByName: parts.toolsByName,
       outputType: this.outputType,
       outputContainer: this.outputContainer,
     });
@@ -253,32 +260,4 @@ function indexSectionOverrides(
   override: PromptOverride | undefined,
 ): ReadonlyMap<string, SectionOverride> {
   return new Map((override?.sections ?? []).map((entry) => [entry.path.join('.'), entry]));
-}
-
-function applyToolOverrides(
-  tools: readonly ToolDefinition[],
-  override: PromptOverride | undefined,
-): {
-  finalTools: ToolDefinition[];
-  descriptions: ReadonlyMap<string, ReadonlyMap<string, string>>;
-} {
-  const byName = new Map((override?.tools ?? []).map((entry) => [entry.name, entry]));
-  const descriptions = new Map<string, ReadonlyMap<string, string>>();
-  const finalTools = tools.map((tool) => {
-    const fields = new Map(
-      tool.paramsType === undefined ? [] : readFieldDescriptions(tool.paramsType),
-    );
-    const entry = byName.get(tool.name);
-    let result = tool;
-    if (entry !== undefined) {
-      for (const [field, text] of Object.entries(entry.paramDescriptions ?? {}))
-        fields.set(field, text);
-      if (entry.description !== undefined && entry.description !== tool.description) {
-        result = tool.withDescription(entry.description);
-      }
-    }
-    if (fields.size > 0) descriptions.set(tool.name, fields);
-    return result;
-  });
-  return { finalTools, descriptions };
 }

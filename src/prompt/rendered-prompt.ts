@@ -14,6 +14,8 @@ export interface RenderedPromptInit {
   readonly toolParamDescriptions: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Each tool's policies in checking order (tool, sections innermost first, prompt); tools without any are absent. */
   readonly policies?: ReadonlyMap<string, readonly PolicyRef[]> | undefined;
+  /** The tools by name, when the caller has that map already (it is built from `tools` otherwise). */
+  readonly toolsByName?: ReadonlyMap<string, ToolDefinition> | undefined;
   readonly outputType: DataClass | undefined;
   readonly outputContainer: 'object' | 'array' | undefined;
 }
@@ -53,7 +55,7 @@ export class RenderedPrompt {
     this.toolParamDescriptions = init.toolParamDescriptions;
     this.outputType = init.outputType;
     this.outputContainer = init.outputContainer;
-    this.#toolsByName = new Map(init.tools.map((tool) => [tool.name, tool]));
+    this.#toolsByName = init.toolsByName ?? new Map(init.tools.map((tool) => [tool.name, tool]));
     this.#policies = init.policies ?? new Map();
     Object.freeze(this);
   }

@@ -155,6 +155,41 @@ describe('Prompt', () => {
       expect(prompt.tools.map((t) => t.name)).toEqual(['a', 'b', 'c']);
     });
 
+    it('should give each render the tools of the sections it enables, in a render of its own', () => {
+      const billingOnly = tool('refund');
+      const prompt = new Prompt({
+        ns: 'demo',
+        key: 'switch',
+        sections: [
+          new MarkdownSection({
+            key: 'billing',
+            title: 'Billing',
+            params: TopicParams,
+            template: 'About ${topic}.',
+            enabled: (params) => params?.topic === 'billing',
+            tools: [billingOnly],
+          }),
+          section('always', { tools: [tool('search', { params: SearchParams })] }),
+        ],
+      });
+      const sales = [Object.assign(new TopicParams(), { topic: 'sales' })];
+      const first = prompt.render();
+      const second = prompt.render({ params: sales });
+      const third = prompt.render();
+
+      expect([first, second, third].map((r) => r.tools.map((t) => t.name))).toEqual([
+        ['refund', 'search'],
+        ['search'],
+        ['refund', 'search'],
+      ]);
+      expect(second.tool('refund')).toBeUndefined();
+      expect(third.tool('refund')).toBe(billingOnly);
+      expect(third.text).toBe(first.text);
+      // Every render is its own object, even when it offers what the last one did.
+      expect(third).not.toBe(first);
+      expect(prompt.render()).not.toBe(third);
+    });
+
     it('should pass the resolved params and the session to enabled predicates', () => {
       const seen: unknown[] = [];
       const session = new Session();
