@@ -29,7 +29,24 @@ export interface CompiledClass {
    * assigning the arguments field by field leaves the key order unchanged.
    */
   readonly predefined: boolean;
+  /**
+   * The builder generated for this class (`generateBuilders`), set once
+   * every class of the compilation has one; `undefined` until then, or where
+   * code generation is not available.
+   */
+  fast: FastBuilder | undefined;
 }
+
+/**
+ * Builds the instance of a compiled class from plain arguments at nesting
+ * `depth` (1 for the arguments themselves), checked as class-validator would
+ * check it; `undefined` whenever it is not sure the full path would accept.
+ * @internal
+ */
+export type FastBuilder = (
+  value: Record<string, unknown>,
+  depth: number,
+) => Record<string, unknown> | undefined;
 
 /** One field of a {@link CompiledClass}. @internal */
 export interface CompiledField {
@@ -45,6 +62,12 @@ export interface CompiledField {
   readonly checks: readonly ValueCheck[];
   /** The class of a `@ValidateNested()` field, built from plain objects as class-transformer builds it. */
   readonly nested: CompiledNested | undefined;
+  /** Must be present (the screening reports it missing otherwise). */
+  readonly required: boolean;
+  /** Expects an array (the screening reports any other value but `null`). */
+  readonly list: boolean;
+  /** A numeric enum's member names, which the screening reports. */
+  readonly enumGuard: FieldShape['enumGuard'];
 }
 
 /** The nested class of a field, and how class-transformer finds it. @internal */
@@ -104,6 +127,7 @@ class Compiler {
       fields,
       byKey,
       predefined: [...shape.fields.keys()].every((key) => Object.hasOwn(probe, key)),
+      fast: undefined,
     };
     this.compiled.set(cls, result);
     for (const field of shape.fields.values()) {
@@ -170,7 +194,16 @@ class Compiler {
     }
     const nested = this.nested(cls, field, validatesNested);
     if (nested === null) return undefined;
-    return { key, skipsNullish, nullMeansAbsent: this.strict && field.optional, checks, nested };
+    return {
+      key,
+      skipsNullish,
+      nullMeansAbsent: this.strict && field.optional,
+      checks,
+      nested,
+      required: field.required,
+      list: field.list,
+      enumGuard: field.enumGuard,
+    };
   }
 
   /**

@@ -49,13 +49,21 @@ function hasSurrogatesOrSelectors(text: string): boolean {
   return false;
 }
 
-/** `isLength(value, { min, max })` of validator.js, on a string. */
+/**
+ * `isLength(value, { min, max })` of validator.js, on a string. The length
+ * {@link lengthOf} counts lies between 1 and `text.length` for a non-empty
+ * text (the first code unit always counts), so most strings are decided
+ * without scanning them.
+ */
 function lengthCheck(min: number, max: number | undefined): ValueCheck {
   const lower = min || 0;
+  const upper = max ?? Infinity;
   return (value) => {
     if (typeof value !== 'string') return false;
+    const units = value.length;
+    if (units <= upper && (lower <= 0 || (lower <= 1 && units > 0))) return true;
     const length = lengthOf(value);
-    return length >= lower && (max === undefined || length <= max);
+    return length >= lower && length <= upper;
   };
 }
 
@@ -77,14 +85,26 @@ function isNumberFactory([options]: readonly unknown[]): ValueCheck | undefined 
 function isEnumFactory([entity]: readonly unknown[]): ValueCheck | undefined {
   if (typeof entity !== 'object' || entity === null) return undefined;
   const record = entity as Record<string, unknown>;
-  return (value) => Object.keys(record).some((key) => sameValueZero(record[key], value));
+  return (value) => {
+    // Own enumerable keys, as `Object.keys` lists them, without making the list.
+    for (const key in record) {
+      if (Object.hasOwn(record, key) && sameValueZero(record[key], value)) return true;
+    }
+    return false;
+  };
 }
 
 /** `@IsIn(values)`: strict equality with one of the values, read on every call. */
 function isInFactory([values]: readonly unknown[]): ValueCheck | undefined {
   if (!Array.isArray(values)) return undefined;
   const list: readonly unknown[] = values;
-  return (value) => list.some((candidate) => candidate === value);
+  return (value) => {
+    for (let index = 0; index < list.length; index++) {
+      // Like `some`, which class-validator calls, skip holes: a sparse list holds no `undefined`.
+      if (list[index] === value && index in list) return true;
+    }
+    return false;
+  };
 }
 
 /**

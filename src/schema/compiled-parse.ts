@@ -1,11 +1,13 @@
 import type { Class } from '../core/class-type.js';
 import type { ToolValidationIssue } from '../core/errors/tool-validation-error.js';
+import { acceptsForeign } from './accepts-foreign.js';
 import {
   type CompiledClass,
   type CompiledField,
   type CompiledNested,
   compileParamsClass,
 } from './compile-params.js';
+import { generateBuilders } from './generate-builders.js';
 import type { SchemaProfile } from './params-json-schema.js';
 import type { ParamsShape } from './params-shape.js';
 import { screenArguments } from './screen-arguments.js';
@@ -30,20 +32,24 @@ export function compiledParamsClass(cls: Class, profile: SchemaProfile): Compile
   let compiled = byProfile[profile];
   if (compiled === undefined) {
     compiled = compileParamsClass(cls, profile) ?? null;
+    if (compiled !== null) generateBuilders(compiled);
     byProfile[profile] = compiled;
   }
   return compiled ?? undefined;
 }
 
 /**
- * The fast path of `parseToolArguments`: screens the decoded arguments and,
- * when the screening finds nothing and `paramsType` compiles, builds the
- * instance that class-transformer would build from them and returns it if
- * class-validator would accept it, without calling either. Returns
- * `undefined` whenever it is not sure, and never throws: the caller then
- * takes the full path, which gives the verdict and the messages.
+ * The fast path of `parseToolArguments`: when `paramsType` compiles, builds
+ * the instance that class-transformer would build from the decoded arguments
+ * and returns it if the screening would find nothing and class-validator
+ * would accept it, without calling either. The class's generated builder
+ * tries first, in one pass (it gives up on arguments whose keys are not in
+ * declaration order, unless a fresh instance has every field);
+ * {@link parseScreened} answers when it gives up. Returns `undefined`
+ * whenever it is not sure, and never throws: the caller then takes the full
+ * path, which gives the verdict and the messages.
  *
- * With `openai-strict` it screens the arguments before
+ * With `openai-strict` it reads the arguments before
  * `normalizeStrictArguments`, which only removes optional fields' `null`s
  * (and so never changes what the screening finds); the compiled class then
  * treats those `null`s as absent.
@@ -57,6 +63,28 @@ export function parseCompiled(
 ): object | undefined {
   const compiled = compiledParamsClass(paramsType, profile);
   if (compiled === undefined) return undefined;
+  const fast = compiled.fast;
+  if (fast !== undefined) {
+    try {
+      const built = fast(decoded, 1);
+      if (built !== undefined) return built;
+    } catch {
+      return undefined;
+    }
+  }
+  return parseScreened(compiled, shape, decoded);
+}
+
+/**
+ * The fast path without the generated builder: screens the arguments and,
+ * when the screening finds nothing, builds the instance from the clean copy.
+ * `undefined` whenever it is not sure; never throws. @internal
+ */
+export function parseScreened(
+  compiled: CompiledClass,
+  shape: ParamsShape,
+  decoded: Record<string, unknown>,
+): object | undefined {
   try {
     const issues: ToolValidationIssue[] = [];
     const clean = screenArguments(shape, decoded, issues);
@@ -190,28 +218,4 @@ function acceptsBuilt(field: CompiledField, value: unknown): boolean {
   if (field.skipsNullish && (value === null || value === undefined)) return true;
   for (const check of field.checks) if (!check(value)) return false;
   return field.nested === undefined || value !== null;
-}
-
-/**
- * Whether class-validator accepts a value the fast path did not build: the
- * default a fresh instance gives an absent field, and what it holds.
- */
-function acceptsForeign(field: CompiledField, value: unknown): boolean {
-  if (field.skipsNullish && (value === null || value === undefined)) return true;
-  if (!field.checks.every((check) => check(value))) return false;
-  return field.nested === undefined || acceptsForeignNested(field.nested.compiled, value);
-}
-
-/** class-validator's nested validation of a value: arrays item by item, objects by their own class. */
-function acceptsForeignNested(compiled: CompiledClass, value: unknown): boolean {
-  if (value === undefined) return true;
-  if (Array.isArray(value)) return value.every((item) => acceptsForeignNested(compiled, item));
-  if (value instanceof Set || value instanceof Map || !(value instanceof Object)) return false;
-  if ((value as { constructor?: unknown }).constructor !== compiled.cls) return false;
-  const record = value as Record<string, unknown>;
-  // Properties class-validator does not know are reported unless undefined (see `whitelist`).
-  for (const key of Object.keys(record)) {
-    if (!compiled.byKey.has(key) && record[key] !== undefined) return false;
-  }
-  return compiled.fields.every((field) => acceptsForeign(field, record[field.key]));
 }

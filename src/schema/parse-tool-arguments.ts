@@ -80,7 +80,7 @@ const noArguments = 'Tool does not accept any arguments.';
 export async function parseToolArguments<T>(
   paramsType: new (...args: never[]) => T,
   raw: unknown,
-  options: ParseToolArgumentsOptions = {},
+  options?: ParseToolArgumentsOptions,
 ): Promise<T> {
   try {
     const decoded = decode(paramsType, raw);
@@ -93,9 +93,9 @@ export async function parseToolArguments<T>(
       return plainToInstance(paramsType as ClassConstructor<T>, {}, transformOptions);
     }
     // The compiled fast path answers only for arguments it accepts; anything else takes the full path.
-    const fast = parseCompiled(paramsType, shape, decoded, options.profile ?? 'standard');
+    const fast = parseCompiled(paramsType, shape, decoded, options?.profile ?? 'standard');
     if (fast !== undefined) return fast as T;
-    return await parseWithClassValidator(paramsType, shape, decoded, options.profile);
+    return await parseWithClassValidator(paramsType, shape, decoded, options?.profile);
   } catch (error) {
     if (ToolValidationError.is(error)) throw error;
     throw new ToolValidationError(

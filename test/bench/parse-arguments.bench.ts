@@ -168,8 +168,12 @@ async function againstZod(
   schema: z.ZodType,
   json: string,
 ): Promise<void> {
-  await parseToolArguments(cls, json);
-  schema.parse(JSON.parse(json));
+  // Both must accept the payload, and build the same data from it, before they are timed.
+  const ours = await parseToolArguments(cls, json);
+  const theirs = schema.parse(JSON.parse(json));
+  if (!(ours instanceof cls) || JSON.stringify(ours) !== JSON.stringify(theirs)) {
+    throw new Error(`${title}: parseToolArguments and zod disagree`);
+  }
   const zod = 'zod 4 strictObject.parse (JSON.parse first)';
   await compare(
     title,

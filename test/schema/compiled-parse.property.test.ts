@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 
 import { ToolValidationError } from '../../src/core/errors/tool-validation-error.js';
-import { compiledParamsClass, parseCompiled } from '../../src/schema/compiled-parse.js';
+import type { CompiledClass } from '../../src/schema/compile-params.js';
+import {
+  compiledParamsClass,
+  parseCompiled,
+  parseScreened,
+} from '../../src/schema/compiled-parse.js';
 import type { SchemaProfile } from '../../src/schema/params-json-schema.js';
 import { readParamsShape } from '../../src/schema/params-shape.js';
 import { parseToolArguments } from '../../src/schema/parse-tool-arguments.js';
@@ -140,6 +145,15 @@ function argumentsFor(entry: FastPathEntry): fc.Arbitrary<unknown> {
     );
 }
 
+/** What the generated builder alone makes of decoded arguments (`undefined`: it gives up). */
+function buildGenerated(compiled: CompiledClass, decoded: Record<string, unknown>) {
+  try {
+    return compiled.fast?.(decoded, 1);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resolves to the parsed instance, or to the ToolValidationError. */
 async function outcome(params: new () => object, raw: unknown, profile: SchemaProfile) {
   try {
@@ -155,6 +169,7 @@ describe('the compiled fast path of parseToolArguments (properties)', () => {
     '%s: agrees with class-transformer + class-validator',
     async (_name, entry) => {
       let acceptedRuns = 0;
+      let builtRuns = 0;
       await fc.assert(
         fc.asyncProperty(
           argumentsFor(entry),
@@ -174,6 +189,24 @@ describe('the compiled fast path of parseToolArguments (properties)', () => {
                 expectSameStructure(fast, reference.instance);
                 expectNoSharedObjects(fast, decoded);
               }
+
+              // Each half alone: the screened path accepts exactly what the reference accepts;
+              // the generated builder may give up, but never accepts anything else.
+              const screened = parseScreened(compiled, shape, decoded);
+              expect(screened !== undefined).toBe(reference.accepted);
+              if (screened !== undefined && reference.accepted) {
+                expectSameStructure(screened, reference.instance);
+                expectNoSharedObjects(screened, decoded);
+              }
+              const built = buildGenerated(compiled, decoded);
+              if (built !== undefined) {
+                builtRuns++;
+                expect(reference.accepted).toBe(true);
+                if (reference.accepted) {
+                  expectSameStructure(built, reference.instance);
+                  expectNoSharedObjects(built, decoded);
+                }
+              }
             }
 
             const actual = await outcome(entry.params, raw, profile);
@@ -189,8 +222,9 @@ describe('the compiled fast path of parseToolArguments (properties)', () => {
         ),
         { numRuns: runs },
       );
-      // The generators must exercise acceptance, not only rejection.
+      // The generators must exercise acceptance, not only rejection, and the builder must take part.
       expect(acceptedRuns).toBeGreaterThan(runs / 10);
+      if (entry.compilable) expect(builtRuns).toBeGreaterThan(runs / 100);
     },
     600_000,
   );

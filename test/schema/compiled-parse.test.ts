@@ -47,6 +47,7 @@ import {
 import { Level, ScalarParams, Shade } from './zoo/scalar-params.js';
 import { RouteParams, Stop } from './zoo/route-params.js';
 import { StickyParams } from './zoo/uncompilable-params.js';
+import { SparseParams } from './zoo/variant-params.js';
 
 type Params = new () => { value?: unknown };
 
@@ -391,6 +392,59 @@ describe('the compiled fast path of parseToolArguments', () => {
     } finally {
       Armed.armed = false;
     }
+  });
+
+  it('generates a builder that passes field names as data: any name, quotes and braces included', async () => {
+    const names = ["a'b", 'c"d', 'e`${f}`', 'g\n});throw 1;//', '\\', 'h i'];
+    class Odd {}
+    for (const name of names) IsString()(Odd.prototype, name);
+    const args = Object.fromEntries(names.map((name, index) => [name, `v${index}`]));
+    const compiled = compiledParamsClass(Odd, 'standard');
+    expect(
+      compiled?.fast?.(JSON.parse(JSON.stringify(args)) as Record<string, unknown>, 1),
+    ).toEqual(args);
+    const parsed = await parseToolArguments(Odd, JSON.stringify(args));
+    expect(parsed).toBeInstanceOf(Odd);
+    expect(Object.entries(parsed)).toEqual(Object.entries(args));
+  });
+
+  it('builds from arguments in any order only where a fresh instance has every field', async () => {
+    const reversed = Object.fromEntries(Object.entries(scalarArgs()).reverse());
+    const scalar = compiledParamsClass(ScalarParams, 'standard');
+    expect(scalar?.predefined).toBe(true);
+    expect(scalar?.fast?.(reversed, 1)).toBeInstanceOf(ScalarParams);
+    // Without class fields, the arguments' order becomes the instance's: the screened path builds.
+    const sparse = compiledParamsClass(SparseParams, 'standard');
+    expect(sparse?.predefined).toBe(false);
+    expect(sparse?.fast?.({ b: 'x', a: 1, d: 3 }, 1)).toBeInstanceOf(SparseParams);
+    expect(sparse?.fast?.({ d: 3, a: 1, b: 'x' }, 1)).toBeUndefined();
+    for (const args of [reversed, { d: 3, a: 1, b: 'x' }]) {
+      const params = args === reversed ? ScalarParams : SparseParams;
+      const parsed = await parseToolArguments(params, args);
+      const reference = await referenceParse(params, args, 'standard');
+      expectSameStructure(parsed, reference.accepted ? reference.instance : undefined);
+    }
+  });
+
+  it('still parses through the screened path where code generation is refused', async () => {
+    const params = classWith(IsString(), MaxLength(3));
+    const original = globalThis.Function;
+    globalThis.Function = function refused() {
+      throw new EvalError('Code generation from strings disallowed for this context');
+    } as unknown as FunctionConstructor;
+    let compiled: ReturnType<typeof compiledParamsClass>;
+    try {
+      compiled = compiledParamsClass(params, 'standard');
+    } finally {
+      globalThis.Function = original;
+    }
+    expect(compiled).toBeDefined();
+    expect(compiled?.fast).toBeUndefined();
+    expect(fastParse(params, { value: 'abc' }, 'standard')).toEqual({ value: 'abc' });
+    expect(fastParse(params, { value: 'abcd' }, 'standard')).toBeUndefined();
+    await expect(parseToolArguments(params, { value: 'abcd' })).rejects.toThrow(
+      ToolValidationError,
+    );
   });
 
   it('does not compile a custom validator registered under a built-in name', async () => {
