@@ -110,10 +110,9 @@ export class AffordanceRuntime {
         const reached = scopesReachedBy(this.container, root, scopedServiceIds, {
           bindUnboundRoots: true,
         });
-        if (!reached.has('call')) {
-          this.#callFree.add(root as object);
-          continue;
-        }
+        if (!reached.has('call')) this.#callFree.add(root as object);
+        // Planned for every section the application did not bind itself: `new` with the planned
+        // arguments costs a fraction of a container's resolution, call values or not.
         const direct = planDirectConstruction(
           this.container,
           root as Newable<object>,

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-
+import { randomId } from '../core/random-id.js';
 import type { Container } from 'inversify';
 
 import { ConfigurationError } from '../core/errors/configuration-error.js';
@@ -28,7 +27,7 @@ export async function runToolCall(
   observer?: EvaluationObserver,
 ): Promise<ToolCallOutcome> {
   const call = {
-    callId: request.callId ?? randomUUID(),
+    callId: request.callId ?? randomId(),
     name: request.name,
     arguments: request.arguments ?? {},
   };

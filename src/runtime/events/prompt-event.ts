@@ -67,7 +67,8 @@ export abstract class PromptEvent {
       });
     }
     this.eventId = eventId;
-    this.createdAt = createdAt;
+    // Frozen here, so the session need not walk it when it stores the event.
+    this.createdAt = Object.freeze(createdAt);
     this.promptName = init.promptName;
     this.promptNs = init.promptNs;
     this.promptKey = init.promptKey;

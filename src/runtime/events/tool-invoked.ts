@@ -49,14 +49,9 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
       event.outcome === 'success' && isClassInstance(event.result.value)
         ? [event.result.value]
         : [],
-    // Every object a ToolInvoked holds; the rest are primitives (strings, numbers, booleans).
-    contents: (event) => [
-      event.createdAt,
-      event.params,
-      event.rawArguments,
-      event.result,
-      event.usage,
-    ],
+    // Every object a ToolInvoked holds besides its createdAt (frozen when the event is built); the
+    // rest are primitives (strings, numbers, booleans).
+    contents: (event) => [event.params, event.rawArguments, event.result, event.usage],
   };
 
   /** The tool's name. */

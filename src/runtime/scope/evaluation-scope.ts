@@ -253,10 +253,10 @@ export class ToolCallScope {
   resolve<T>(id: abstract new (...args: never[]) => T): T {
     if (!isSectionClass(id)) return this.container.get(id as unknown as Newable<T>);
     const evaluation = this.#evaluation;
-    // A section that injects no call value is resolved in the evaluation scope: no call container.
-    if (evaluation.resolvableWithoutCall(id)) return this.#resolveSection(evaluation.container, id);
     const direct = evaluation.directConstruction(id);
     if (direct !== undefined) return this.#construct(direct) as T;
+    // A section that injects no call value is resolved in the evaluation scope: no call container.
+    if (evaluation.resolvableWithoutCall(id)) return this.#resolveSection(evaluation.container, id);
     return this.#resolveSection(this.container, id);
   }
 
@@ -273,6 +273,7 @@ export class ToolCallScope {
 
   /** Builds a section class for this call as `planDirectConstruction` planned it. */
   #construct(direct: DirectConstruction): object {
+    if (direct.arguments.length === 0) return new direct.sectionClass();
     const args = direct.arguments.map((argument) =>
       argument.from === 'call'
         ? this.#callValue(argument.id)
