@@ -101,13 +101,7 @@ export class EvaluationScope {
     this.#toolSpecs = init.toolSpecs;
     this.#strict = strictNames(init.toolSpecs);
     this.#toolsRevision = init.prompt.toolsRevision;
-    const prompt = init.prompt;
-    this.requestPrompt = Object.freeze({
-      name: prompt.name,
-      ns: prompt.ns,
-      key: prompt.key,
-      label: prompt.label,
-    });
+    this.requestPrompt = requestPromptOf(init.prompt);
     this.evaluate = init.evaluate;
     this.signal = init.signal;
     this.#init = init;
@@ -203,8 +197,33 @@ export class EvaluationScope {
   }
 }
 
+/** The names of the strict specs, by specs array: evaluations that share their specs share the set. */
+const strictSets = new WeakMap<readonly ToolSpec[], ReadonlySet<string>>();
+
 function strictNames(specs: readonly ToolSpec[]): ReadonlySet<string> {
-  return new Set(specs.filter((spec) => spec.strict).map((spec) => spec.name));
+  let names = strictSets.get(specs);
+  if (names === undefined) {
+    names = new Set(specs.filter((spec) => spec.strict).map((spec) => spec.name));
+    strictSets.set(specs, names);
+  }
+  return names;
+}
+
+/** The frozen request view of each prompt, made once. */
+const requestPrompts = new WeakMap<Prompt, RequestPrompt>();
+
+function requestPromptOf(prompt: Prompt): RequestPrompt {
+  let view = requestPrompts.get(prompt);
+  if (view === undefined) {
+    view = Object.freeze({
+      name: prompt.name,
+      ns: prompt.ns,
+      key: prompt.key,
+      label: prompt.label,
+    });
+    requestPrompts.set(prompt, view);
+  }
+  return view;
 }
 
 function ignoreProgress(): void {
