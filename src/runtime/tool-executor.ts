@@ -3,7 +3,7 @@ import { describeThrown } from '../core/errors/describe-thrown.js';
 import type { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import type { DispatchFailure } from '../session/dispatch-failure.js';
 import type { DispatchResult } from '../session/dispatch-result.js';
-import { ToolInvoked } from './events/tool-invoked.js';
+import { ToolInvoked, type ToolInvokedInit } from './events/tool-invoked.js';
 import type { TokenUsage } from '../provider/token-usage.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
 import { outsideCallFrames } from '../session/call-frame.js';
@@ -12,7 +12,6 @@ import { acquireSessionLock, type ReleaseLock } from './acquire-session-lock.js'
 import type { Clock } from '../core/clock.js';
 import type { ProviderToolCall } from '../provider/conversation.js';
 import {
-  type CallFields,
   MAX_FAILURE_TEXT_LENGTH,
   modelTextOf,
   resultForSession,
@@ -113,7 +112,7 @@ export class ToolExecutor {
         batch.length === 1 && observer === undefined
           ? [await this.#invokeOne(scope, batch[0] as ProviderToolCall, options.decisions)]
           : await this.#invokeAll(scope, batch, options.decisions, observed, observer);
-      const firstHeld = held.findIndex((invocation) => invocation.kind === 'pending');
+      const firstHeld = firstPending(held);
       // Read-only calls after a pending one in the same batch are run again on resume, unrecorded now.
       const invocations = (firstHeld < 0 ? held : held.slice(0, firstHeld)) as Invocation[];
       // Read-only calls are recorded under the lock too: a value they fan out into a slice must not
@@ -243,18 +242,22 @@ export class ToolExecutor {
     // The model reads the original result; the session keeps a copy where a copy is faithful.
     let message = modelTextOf(invocation.result);
     const sessionResult = boundedFailure(resultForSession(invocation.result));
-    const recorded = dispatchRecord(scope, invocation, {
-      name: call.name,
-      callId: call.callId,
-      params: invocation.params,
-      rawArguments: call.arguments,
-      result: sessionResult,
-      renderedMessage: message,
-      native: false,
-      outcome: invocation.outcome,
-      durationMs: invocation.durationMs,
-      usage,
-    });
+    const recorded = dispatchRecord(
+      scope,
+      invocation,
+      toolInvokedInit(scope, {
+        name: call.name,
+        callId: call.callId,
+        params: invocation.params,
+        rawArguments: call.arguments,
+        result: sessionResult,
+        renderedMessage: message,
+        native: false,
+        outcome: invocation.outcome,
+        durationMs: invocation.durationMs,
+        usage,
+      }),
+    );
     const { event, dispatched } = recorded;
     let { result } = recorded;
     if (!dispatched.ok) {
@@ -282,46 +285,60 @@ interface DispatchedRecord {
 }
 
 /**
- * Dispatches the call's `ToolInvoked`; when the session cannot hold its value
- * or arguments, dispatches it again without them.
+ * Dispatches the call's `ToolInvoked` (built from `init`, every field listed:
+ * this runs for every call); when the session cannot hold its value or
+ * arguments, dispatches it again without them.
  */
 function dispatchRecord(
   scope: EvaluationScope,
   invocation: Invocation,
-  call: CallFields,
+  init: ToolInvokedInit,
 ): DispatchedRecord {
-  // A call that did not succeed is recorded even from inside an enclosing call that was rolled
-  // back (a nested evaluation's interrupted call): the record is history, not a change.
-  const dispatch = (recorded: ToolInvoked): DispatchResult<ToolInvoked> =>
-    invocation.outcome === 'success'
-      ? scope.session.dispatch(recorded)
-      : outsideCallFrames(() => scope.session.dispatch(recorded));
   try {
-    const event = new ToolInvoked(toolInvokedInit(scope, call));
-    return { event, result: call.result, dispatched: dispatch(event) };
+    const event = new ToolInvoked(init);
+    return { event, result: init.result, dispatched: dispatchEvent(scope, invocation, event) };
   } catch (error) {
     // The session cannot hold the value or the arguments (e.g. a Proxy that refuses to be
     // frozen): record the call without them, saying so, so the call still has its one record.
     const result = new ToolResult({
-      message: call.result.message,
+      message: init.result.message,
       value: null,
-      success: call.result.success,
-      excludeValueFromContext: call.result.excludeValueFromContext,
+      success: init.result.success,
+      excludeValueFromContext: init.result.excludeValueFromContext,
     });
     const { arguments: args } = invocation.call;
     const event = new ToolInvoked(
-      toolInvokedInit(
-        scope,
-        Object.assign({}, call, {
-          params: undefined,
-          rawArguments:
-            typeof args === 'string' ? args : `[arguments not recorded: ${describeThrown(error)}]`,
-          result,
-        }),
-      ),
+      Object.assign({}, init, {
+        params: undefined,
+        rawArguments:
+          typeof args === 'string' ? args : `[arguments not recorded: ${describeThrown(error)}]`,
+        result,
+      }),
     );
-    return { event, result, dispatched: dispatch(event) };
+    return { event, result, dispatched: dispatchEvent(scope, invocation, event) };
   }
+}
+
+/**
+ * Dispatches `event` into the scope's session. A call that did not succeed is
+ * recorded even from inside an enclosing call that was rolled back (a nested
+ * evaluation's interrupted call): the record is history, not a change.
+ */
+function dispatchEvent(
+  scope: EvaluationScope,
+  invocation: Invocation,
+  event: ToolInvoked,
+): DispatchResult<ToolInvoked> {
+  if (invocation.outcome === 'success') return scope.session.dispatch(event);
+  return outsideCallFrames(() => scope.session.dispatch(event));
+}
+
+/** Where the first call waiting for approval is among `held`; -1 when none is. */
+function firstPending(held: readonly (Invocation | HeldCall)[]): number {
+  for (let index = 0; index < held.length; index += 1) {
+    if (held[index]?.kind === 'pending') return index;
+  }
+  return -1;
 }
 
 /** `result` with a message naming the reducers that failed on its record. */
