@@ -19,7 +19,6 @@ import { evaluationEventFields } from './events/event-fields.js';
 import { recordPromptExecuted } from './record-prompt-executed.js';
 import { PromptRendered } from './events/prompt-rendered.js';
 import type { EvaluateOptions } from './evaluate-options.js';
-import type { EvaluationStreamPart } from './evaluation-stream-part.js';
 import { streamTurn } from './stream-turn.js';
 import type { PartSink } from './evaluation-stream.js';
 import type { CompletedResponse, InterruptedResponse, PromptResponse } from './prompt-response.js';
@@ -193,18 +192,19 @@ export class EvaluationRun<O> {
         cause: error,
       });
     }
+    const sink = this.#sink;
     if (answer.usage !== undefined) {
       this.#usage = this.#usage === undefined ? answer.usage : this.#usage.plus(answer.usage);
-      this.#emit({ type: 'usage', turn, usage: answer.usage, total: this.#usage });
+      sink?.sendNow({ type: 'usage', turn, usage: answer.usage, total: this.#usage });
     }
     for (const native of answer.nativeCalls ?? []) {
       const outcome = recordNativeCall(scope, native, this.#usage);
       this.#toolCalls.push(outcome);
       observer?.nativeCall(outcome.event);
-      this.#emit({ type: 'native-call', turn, event: outcome.event });
+      sink?.sendNow({ type: 'native-call', turn, event: outcome.event });
     }
     this.checkBudget();
-    this.#emit({
+    sink?.sendNow({
       type: 'turn-end',
       turn,
       finishReason: answer.finishReason,
@@ -221,15 +221,6 @@ export class EvaluationRun<O> {
   }
 
   /**
-   * Sends a part to the stream's reader, if the evaluation is streamed. These
-   * parts come a few per turn, so they never wait for room (the deltas, which
-   * can be many, do); `evaluate` pays nothing here.
-   */
-  #emit(part: EvaluationStreamPart): void {
-    this.#sink?.sendNow(part);
-  }
-
-  /**
    * Runs the tool calls of `answer` (turn `turn`) and adds them and their
    * results to the conversation; returns where they paused, if a call needs approval.
    */
@@ -241,7 +232,8 @@ export class EvaluationRun<O> {
       toolCalls: calls,
       providerItems: answer.providerItems ?? [],
     });
-    await this.#checkpointTurn(calls, turn, undefined);
+    const checkpointed = this.#checkpointTurn(calls, turn, undefined);
+    if (checkpointed !== undefined) await checkpointed;
     return await this.#runCalls(calls, turn, undefined);
   }
 
@@ -320,16 +312,19 @@ export class EvaluationRun<O> {
     });
   }
 
-  /** Tells the checkpoint, if any, that `calls` of turn `turn` are about to run. */
-  async #checkpointTurn(
+  /**
+   * Tells the checkpoint, if any, that `calls` of turn `turn` are about to run;
+   * `undefined` (nothing to wait for) without a checkpoint or calls.
+   */
+  #checkpointTurn(
     calls: readonly ProviderToolCall[],
     turn: number,
     decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
-  ): Promise<void> {
+  ): Promise<void> | void {
     const checkpoint = this.#options.checkpoint;
     if (checkpoint?.turnStarted === undefined || calls.length === 0) return;
     const decided = decisions === undefined ? [] : [...decisions.values()];
-    await checkpoint.turnStarted(this.#state({ pending: [], remaining: calls, decided }, turn));
+    return checkpoint.turnStarted(this.#state({ pending: [], remaining: calls, decided }, turn));
   }
 
   /** Parses the structured output of the final answer, records `PromptExecuted` and builds the response. */

@@ -39,4 +39,89 @@ describe(withChildSignal, () => {
 
     expect(aborted).toBe(true);
   });
+
+  it('should abort every run under way when the parent aborts', async () => {
+    const parent = new AbortController();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const running: AbortSignal[] = [];
+    const runs = [0, 1].map(() =>
+      withChildSignal(parent.signal, async (signal) => {
+        running.push(signal);
+        await gate;
+        return signal.aborted;
+      }),
+    );
+
+    parent.abort(new Error('cancelled'));
+    release();
+
+    expect(await Promise.all(runs)).toEqual([true, true]);
+    expect(running.map((signal) => signal.reason as unknown)).toEqual([
+      parent.signal.reason,
+      parent.signal.reason,
+    ]);
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('should hand over an aborted signal when the parent aborted between runs', async () => {
+    const parent = new AbortController();
+    await withChildSignal(parent.signal, () => Promise.resolve());
+    const reason = new Error('deadline');
+    parent.abort(reason);
+
+    const seen = await withChildSignal(parent.signal, (signal) =>
+      Promise.resolve([signal.aborted, signal.reason as unknown]),
+    );
+
+    expect(seen).toEqual([true, reason]);
+  });
+
+  it('should keep the listeners runs leave on their signal under the warning limit, however many runs there are', async () => {
+    const parent = new AbortController();
+    const signals = new Set<AbortSignal>();
+
+    for (let attempt = 0; attempt < 40; attempt++) {
+      await withChildSignal(parent.signal, (signal) => {
+        signal.addEventListener('abort', () => undefined, { once: true });
+        signals.add(signal);
+        return Promise.resolve();
+      });
+    }
+
+    for (const signal of signals) {
+      expect(getEventListeners(signal, 'abort').length).toBeLessThanOrEqual(10);
+    }
+  });
+
+  it('should still abort a long run after the runs that followed it moved on to a fresh signal', async () => {
+    const parent = new AbortController();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let long: AbortSignal | undefined;
+    const run = withChildSignal(parent.signal, async (signal) => {
+      long = signal;
+      await gate;
+      return signal.aborted;
+    });
+    const later = new Set<AbortSignal>();
+    for (let attempt = 0; attempt < 20; attempt++) {
+      await withChildSignal(parent.signal, (signal) => {
+        later.add(signal);
+        return Promise.resolve();
+      });
+    }
+
+    parent.abort(new Error('cancelled'));
+    release();
+
+    expect(await run).toBe(true);
+    expect(long?.aborted).toBe(true);
+    expect(later.size).toBeGreaterThan(1);
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
+  });
 });

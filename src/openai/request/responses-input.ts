@@ -16,27 +16,25 @@ type Item = Record<string, unknown>;
 type ToolMessage = Extract<ConversationMessage, { role: 'tool' }>;
 
 /**
- * The input items already built for a message, with the tool list they were
- * built against. A conversation is replayed whole on every turn, and its
- * messages are the same objects from turn to turn: each is translated once.
+ * A conversation translated into Responses input, kept to go on from: an
+ * evaluation replays its conversation on every request, the same message
+ * objects with new ones at the end, so each request translates only the new
+ * messages.
  */
-const replayed = new WeakMap<
-  ConversationMessage,
-  { readonly tools: ProviderRequest['tools']; readonly items: readonly Item[] }
->();
-
-/** `build(message)`, or the items built for it before against the same tools. */
-function itemsOf<M extends ConversationMessage>(
-  message: M,
-  tools: ProviderRequest['tools'],
-  build: (message: M) => Item[],
-): readonly Item[] {
-  const known = replayed.get(message);
-  if (known?.tools === tools) return known.items;
-  const items = build(message);
-  replayed.set(message, { tools, items });
-  return items;
+interface Translation {
+  /** The tool list the items were built against (a tool output depends on its tool). */
+  readonly tools: ProviderRequest['tools'];
+  readonly role: OpenAIInstructionsRole;
+  /** The messages translated so far, in order. */
+  readonly messages: ConversationMessage[];
+  readonly input: Item[];
+  /** The call items so far, by `call_id`, for the tool outputs that answer them. */
+  readonly calls: Map<string, Item>;
+  instructions: string | undefined;
 }
+
+/** The latest translation of each conversation, by its first message. */
+const translations = new WeakMap<ConversationMessage, Translation>();
 
 /**
  * Turns the conversation into Responses input: the rendered prompt as
@@ -44,42 +42,90 @@ function itemsOf<M extends ConversationMessage>(
  * assistant turn as the output items the provider returned (reasoning items
  * included, so reasoning carries across turns), and each tool message as the
  * output item its tool needs (`function_call_output`, `shell_call_output`,
- * `apply_patch_call_output`).
+ * `apply_patch_call_output`). A conversation that extends the one translated
+ * last (same first message, same messages before the new ones, same tools)
+ * reuses that translation.
  */
 export function responsesInput(
   request: ProviderRequest,
   role: OpenAIInstructionsRole,
 ): ResponsesInput {
-  let instructions: string | undefined;
-  const input: Item[] = [];
-  const calls = new Map<string, Item>();
-  for (const [index, message] of request.messages.entries()) {
-    switch (message.role) {
-      case 'system':
-        if (message.content.trim() === '') break;
-        if (index === 0 && role === 'instructions') instructions = message.content;
-        else input.push(textMessage(role === 'instructions' ? 'system' : role, message.content));
-        break;
-      case 'user':
-        input.push(textMessage('user', message.content));
-        break;
-      case 'assistant':
-        for (const item of itemsOf(message, request.tools, assistantItems)) {
-          if (typeof item['call_id'] === 'string') calls.set(item['call_id'], item);
-          input.push(item);
-        }
-        break;
-      case 'tool': {
-        const call = calls.get(message.callId);
-        const [output] = itemsOf(message, request.tools, (tool) => [
-          toolOutput(request, tool, call),
-        ]);
-        if (output !== undefined) input.push(output);
-        break;
-      }
-    }
+  const messages = request.messages;
+  const first = messages[0];
+  if (first === undefined) return { instructions: undefined, input: [] };
+  let translation = translations.get(first);
+  if (translation === undefined || !continues(translation, request, role)) {
+    translation = {
+      tools: request.tools,
+      role,
+      messages: [],
+      input: [],
+      calls: new Map(),
+      instructions: undefined,
+    };
+    translations.set(first, translation);
   }
-  return { instructions, input: input as unknown as ResponseInputItem[] };
+  try {
+    for (let index = translation.messages.length; index < messages.length; index++) {
+      const message = messages[index] as ConversationMessage;
+      translate(translation, message, index, request);
+      translation.messages.push(message);
+    }
+  } catch (error) {
+    // A message that failed half-way must not be taken for translated.
+    translations.delete(first);
+    throw error;
+  }
+  return {
+    instructions: translation.instructions,
+    input: translation.input.slice() as unknown as ResponseInputItem[],
+  };
+}
+
+/** Whether `request` goes on from `translation`: the same tools and role, its messages first. */
+function continues(
+  translation: Translation,
+  request: ProviderRequest,
+  role: OpenAIInstructionsRole,
+): boolean {
+  const seen = translation.messages;
+  const messages = request.messages;
+  if (translation.tools !== request.tools || translation.role !== role) return false;
+  if (messages.length < seen.length) return false;
+  for (let index = seen.length - 1; index > 0; index--) {
+    if (messages[index] !== seen[index]) return false;
+  }
+  return true;
+}
+
+/** Adds the input items of `message`, at `index` in the conversation, to `translation`. */
+function translate(
+  translation: Translation,
+  message: ConversationMessage,
+  index: number,
+  request: ProviderRequest,
+): void {
+  const role = translation.role;
+  const input = translation.input;
+  switch (message.role) {
+    case 'system':
+      if (message.content.trim() === '') break;
+      if (index === 0 && role === 'instructions') translation.instructions = message.content;
+      else input.push(textMessage(role === 'instructions' ? 'system' : role, message.content));
+      break;
+    case 'user':
+      input.push(textMessage('user', message.content));
+      break;
+    case 'assistant':
+      for (const item of assistantItems(message)) {
+        if (typeof item['call_id'] === 'string') translation.calls.set(item['call_id'], item);
+        input.push(item);
+      }
+      break;
+    case 'tool':
+      input.push(toolOutput(request, message, translation.calls.get(message.callId)));
+      break;
+  }
 }
 
 function textMessage(role: string, content: string): Item {

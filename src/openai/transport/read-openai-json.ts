@@ -25,9 +25,21 @@ export function readOpenAIJson(response: Response, context: OpenAIJsonContext): 
     baseURL: context.baseURL,
     path: context.path,
     expected: 'an OpenAI-compatible API',
-    fix:
-      `Set the client baseURL (or OPENAI_BASE_URL) to the API root that serves ${context.path}, ` +
-      'e.g. https://api.openai.com/v1' +
-      `${context.path === '/responses' ? "; for a server that speaks only Chat Completions, use api: 'chat'" : ''}.`,
+    fix: fixFor(context.path),
   });
+}
+
+/** The advice for a base URL that does not serve `path`, by path (one or two paths, built once each). */
+const fixes = new Map<string, string>();
+
+function fixFor(path: string): string {
+  let fix = fixes.get(path);
+  if (fix === undefined) {
+    fix =
+      `Set the client baseURL (or OPENAI_BASE_URL) to the API root that serves ${path}, ` +
+      'e.g. https://api.openai.com/v1' +
+      `${path === '/responses' ? "; for a server that speaks only Chat Completions, use api: 'chat'" : ''}.`;
+    fixes.set(path, fix);
+  }
+  return fix;
 }

@@ -60,11 +60,7 @@ export function readResponsesTurn(response: unknown, context: ResponsesTurnConte
   const draft = readOutput(output, {
     tools: context.tools,
     incomplete: response['status'] === 'incomplete',
-    shellOutputs: new Map(
-      output
-        .filter((item) => item['type'] === 'shell_call_output')
-        .map((item) => [String(item['call_id']), item]),
-    ),
+    shellOutputs: shellOutputsOf(output),
     fail,
   });
   const text = checkAnswer(response, output, draft, context, fail);
@@ -87,6 +83,20 @@ export function readResponsesTurn(response: unknown, context: ResponsesTurnConte
     providerItems: output,
     raw: response,
   };
+}
+
+/** No hosted shell output: most responses. */
+const noShellOutputs: ReadonlyMap<string, Item> = new Map();
+
+/** The hosted `shell_call_output` items of a response, by `call_id`. */
+function shellOutputsOf(output: readonly Item[]): ReadonlyMap<string, Item> {
+  let outputs: Map<string, Item> | undefined;
+  for (const item of output) {
+    if (item['type'] !== 'shell_call_output') continue;
+    outputs ??= new Map();
+    outputs.set(String(item['call_id']), item);
+  }
+  return outputs ?? noShellOutputs;
 }
 
 /** Reads every output item, in order, into one draft. */

@@ -27,19 +27,72 @@ export function childSignal(parent: AbortSignal): ChildSignal {
 }
 
 /**
- * Runs `work` with a fresh signal that aborts when `parent` does, and
- * detaches it afterwards. The OpenAI SDK (like others) adds an abort listener to the signal
- * of every request and never removes it; handing it a per-attempt signal keeps
- * those listeners from piling up on the evaluation's signal over many turns.
+ * How many runs of {@link withChildSignal} one child signal serves before a
+ * fresh one replaces it: an SDK leaves one listener on it per request, and
+ * Node warns about a leak past ten.
+ */
+const RUNS_PER_CHILD = 8;
+
+/** A child signal shared by the runs of {@link withChildSignal} on one parent. */
+interface SharedChild {
+  readonly controller: AbortController;
+  /** Aborts the child with the parent's reason; on the parent only while a run is under way. */
+  readonly forward: () => void;
+  /** Runs handed this child so far. */
+  runs: number;
+  /** Runs under way now. */
+  active: number;
+}
+
+/** The child signal the next run of {@link withChildSignal} on a parent gets. */
+const sharedChildren = new WeakMap<AbortSignal, SharedChild>();
+
+/**
+ * Runs `work` with a signal of its own that aborts when `parent` does (at
+ * once if it already has), and stops following `parent` when `work` is done:
+ * the parent keeps no listener between runs. The OpenAI SDK (like others)
+ * adds an abort listener to the signal of every request and never removes
+ * it; handing it a child signal keeps those listeners from piling up on the
+ * evaluation's signal over many turns. Creating an `AbortController` per
+ * request costs more than the rest of the request's bookkeeping, so
+ * successive runs on one parent share a child, a fresh one every few runs
+ * (never one that aborted): what `work` leaves on it may see a later run's
+ * abort, and it is never aborted once `work` is done and no other run is
+ * under way.
  */
 export async function withChildSignal<T>(
   parent: AbortSignal,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const child = childSignal(parent);
+  const child = takeChild(parent);
   try {
     return await work(child.controller.signal);
   } finally {
-    child.detach();
+    child.active -= 1;
+    if (child.active === 0) parent.removeEventListener('abort', child.forward);
   }
+}
+
+/** The child for one more run on `parent`, following it (aborted already if `parent` is). */
+function takeChild(parent: AbortSignal): SharedChild {
+  let child = sharedChildren.get(parent);
+  if (child === undefined || child.runs >= RUNS_PER_CHILD || child.controller.signal.aborted) {
+    const controller = new AbortController();
+    child = {
+      controller,
+      forward: () => {
+        controller.abort(parent.reason);
+      },
+      runs: 0,
+      active: 0,
+    };
+    sharedChildren.set(parent, child);
+  }
+  child.runs += 1;
+  child.active += 1;
+  if (child.active === 1) {
+    if (parent.aborted) child.forward();
+    else parent.addEventListener('abort', child.forward, { once: true });
+  }
+  return child;
 }
