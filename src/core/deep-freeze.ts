@@ -1,7 +1,8 @@
-// Objects with nested objects that were already frozen all the way down, so
-// re-freezing a shared value costs O(1). Objects without nested objects are not
-// recorded: checking them again is as cheap as looking them up.
+// Objects of graphs of more than RECORDED_FROM objects that were already frozen all the way down,
+// so re-freezing a large shared value costs O(1). Smaller graphs are not recorded: walking them again
+// costs less than adding them to (and the garbage collector keeping) a weak set.
 const deeplyFrozen = new WeakSet();
+const RECORDED_FROM = 16;
 
 /**
  * Freezes `value` and everything reachable through its own enumerable
@@ -12,53 +13,61 @@ const deeplyFrozen = new WeakSet();
  */
 export function deepFreeze<T>(value: T): T {
   if (!isFreezable(value) || deeplyFrozen.has(value)) return value;
-  // Created only for values with nested objects: the objects left to freeze, and every object met
-  // (guards against cycles and shared children). A value of primitives allocates nothing.
-  const walk: FreezeWalk = { root: value, stack: undefined, seen: undefined };
-  for (
-    let current: object | undefined = value;
-    current !== undefined;
-    current = walk.stack?.pop()
-  ) {
-    Object.freeze(current);
-    if (Array.isArray(current)) {
-      for (const item of current as unknown[]) visit(walk, item);
-      continue;
-    }
-    for (const key in current) {
-      if (!Object.prototype.hasOwnProperty.call(current, key)) continue;
-      const descriptor = Object.getOwnPropertyDescriptor(current, key);
-      // Accessors are not read: calling a getter here could have side effects.
-      if (descriptor !== undefined && 'value' in descriptor) visit(walk, descriptor.value);
-    }
-    if (current instanceof Map) {
-      for (const [key, item] of current as Map<unknown, unknown>) {
-        visit(walk, key);
-        visit(walk, item);
-      }
-    } else if (current instanceof Set) {
-      for (const item of current as Set<unknown>) visit(walk, item);
-    }
-  }
+  const walk: FreezeWalk = { root: value, met: undefined, index: undefined };
+  freezeOne(walk, value);
+  // `met` is created by the first nested object (a value of primitives allocates nothing more):
+  // every object met, the root first, frozen in that order; it grows as they are.
+  const met = walk.met;
+  if (met === undefined) return value;
+  for (let at = 1; at < met.length; at += 1) freezeOne(walk, met[at] as object);
   // Recorded only once the whole graph is frozen, so a failure part-way leaves nothing marked.
-  if (walk.seen !== undefined) for (const object of walk.seen) deeplyFrozen.add(object);
+  if (met.length > RECORDED_FROM) for (const object of met) deeplyFrozen.add(object);
   return value;
 }
 
-/** One `deepFreeze` walk: what is left to freeze, and what was met. */
+/** One `deepFreeze` walk: its root, every object met (and, for large graphs, a set of them). */
 interface FreezeWalk {
   readonly root: object;
-  stack: object[] | undefined;
-  seen: Set<object> | undefined;
+  met: object[] | undefined;
+  index: Set<object> | undefined;
 }
 
-/** Queues `child` for freezing unless it is a primitive, already frozen deeply, or already met. */
+/** Freezes `current` and meets what it holds. */
+function freezeOne(walk: FreezeWalk, current: object): void {
+  Object.freeze(current);
+  if (Array.isArray(current)) {
+    for (const item of current as unknown[]) visit(walk, item);
+    return;
+  }
+  for (const key in current) {
+    if (!Object.prototype.hasOwnProperty.call(current, key)) continue;
+    const descriptor = Object.getOwnPropertyDescriptor(current, key);
+    // Accessors are not read: calling a getter here could have side effects.
+    if (descriptor !== undefined && 'value' in descriptor) visit(walk, descriptor.value);
+  }
+  if (current instanceof Map) {
+    for (const [key, item] of current as Map<unknown, unknown>) {
+      visit(walk, key);
+      visit(walk, item);
+    }
+  } else if (current instanceof Set) {
+    for (const item of current as Set<unknown>) visit(walk, item);
+  }
+}
+
+/** Meets `child` unless it is a primitive, already frozen deeply, or met already (cycles, shared children). */
 function visit(walk: FreezeWalk, child: unknown): void {
   if (!isFreezable(child) || deeplyFrozen.has(child)) return;
-  walk.seen ??= new Set([walk.root]);
-  if (walk.seen.has(child)) return;
-  walk.seen.add(child);
-  (walk.stack ??= []).push(child);
+  const met = (walk.met ??= [walk.root]);
+  if (walk.index === undefined) {
+    if (met.includes(child)) return;
+    met.push(child);
+    if (met.length > RECORDED_FROM) walk.index = new Set(met);
+    return;
+  }
+  if (walk.index.has(child)) return;
+  walk.index.add(child);
+  met.push(child);
 }
 
 function isFreezable(value: unknown): value is object {

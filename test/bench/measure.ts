@@ -85,6 +85,12 @@ export interface CompareOptions {
   readonly batch?: number;
   /** Rounds; in each, every contender runs one batch, starting from a different one each round. */
   readonly rounds?: number;
+  /**
+   * Operations per contender before the rounds, so every contender is measured
+   * compiled (one batch by default). A contender that runs more code needs
+   * more runs before V8 has optimised it.
+   */
+  readonly warmup?: number;
 }
 
 /** What {@link compare} measured for one contender. */
@@ -118,7 +124,8 @@ export async function compare(
   const batch = options.batch ?? 1_000;
   const rounds = options.rounds ?? 15;
   const times = contenders.map(() => [] as number[]);
-  for (const contender of contenders) for (let i = 0; i < batch; i++) await contender.run();
+  const warmup = options.warmup ?? batch;
+  for (const contender of contenders) for (let i = 0; i < warmup; i++) await contender.run();
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < contenders.length; k++) {
       const index = (round + k) % contenders.length;

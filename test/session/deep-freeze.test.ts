@@ -34,6 +34,38 @@ describe('deepFreeze', () => {
     expect(Object.isFrozen(a)).toBe(true);
   });
 
+  it('should freeze every object of a large graph with cycles and shared children, once each', () => {
+    // More objects than a small walk tracks in a list: the walk switches to a set part-way.
+    interface Node {
+      id: number;
+      next?: Node;
+      shared: { hits: number[] };
+      peers: Node[];
+    }
+    const shared = { hits: [1, 2] };
+    const nodes: Node[] = Array.from({ length: 60 }, (_, id) => ({ id, shared, peers: [] }));
+    nodes.forEach((node, id) => {
+      node.next = nodes[(id + 1) % nodes.length];
+      node.peers.push(nodes[(id * 7) % nodes.length] as Node, node);
+    });
+    const root = { nodes, meta: new Map([['first', nodes[0]]]), tags: new Set([shared]) };
+
+    expect(deepFreeze(root)).toBe(root);
+
+    const unfrozen = [
+      root,
+      root.nodes,
+      shared,
+      shared.hits,
+      ...nodes,
+      ...nodes.map((n) => n.peers),
+    ].filter((object) => !Object.isFrozen(object));
+    expect(unfrozen).toEqual([]);
+    // Frozen all the way down once, a second freeze of the graph or of a part of it is a no-op.
+    expect(deepFreeze(root)).toBe(root);
+    expect(deepFreeze(nodes[30])).toBe(nodes[30]);
+  });
+
   it('should leave classes, functions and binary buffers alone', () => {
     class Marker {}
     const bytes = new Uint8Array([1, 2]);
