@@ -13,10 +13,11 @@ export type JsonValue =
  * @throws TypeError when the value contains a cycle.
  */
 export function dump(value: unknown): JsonValue | undefined {
-  return dumpValue(value, new Set());
+  return dumpValue(value, []);
 }
 
-function dumpValue(value: unknown, seen: Set<object>): JsonValue | undefined {
+/** `open`: the objects being dumped, outermost first (the path to the current one). */
+function dumpValue(value: unknown, open: object[]): JsonValue | undefined {
   if (value === null || value === undefined) return undefined;
   switch (typeof value) {
     case 'string':
@@ -27,7 +28,7 @@ function dumpValue(value: unknown, seen: Set<object>): JsonValue | undefined {
     case 'bigint':
       return value.toString();
     case 'object':
-      return dumpObject(value, seen);
+      return dumpObject(value, open);
     case 'function':
     case 'symbol':
     case 'undefined':
@@ -36,38 +37,41 @@ function dumpValue(value: unknown, seen: Set<object>): JsonValue | undefined {
   return undefined;
 }
 
-function dumpObject(value: object, seen: Set<object>): JsonValue | undefined {
+function dumpObject(value: object, open: object[]): JsonValue | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
-  if (seen.has(value))
+  if (open.includes(value))
     throw new TypeError('dump() cannot serialise a value that contains a cycle.');
-  seen.add(value);
+  open.push(value);
   try {
     if (Array.isArray(value) || value instanceof Set) {
       const items: JsonValue[] = [];
       for (const item of value as Iterable<unknown>) {
-        const dumped = dumpValue(item, seen);
+        const dumped = dumpValue(item, open);
         if (dumped !== undefined) items.push(dumped);
       }
       return items;
     }
     const toJSON = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === 'function') return dumpValue(toJSON.call(value), seen);
+    if (typeof toJSON === 'function') return dumpValue(toJSON.call(value), open);
     const entries: Iterable<[unknown, unknown]> =
       value instanceof Map ? value.entries() : Object.entries(value);
     const result: Record<string, JsonValue> = {};
     for (const [key, item] of entries) {
-      const dumped = dumpValue(item, seen);
+      const dumped = dumpValue(item, open);
       if (dumped === undefined) continue;
-      // defineProperty keeps keys such as `__proto__` as plain data.
-      Object.defineProperty(result, String(key), {
-        value: dumped,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      const name = String(key);
+      // defineProperty keeps `__proto__` a plain data key; any other key is assigned.
+      if (name === '__proto__') {
+        Object.defineProperty(result, name, {
+          value: dumped,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else result[name] = dumped;
     }
     return result;
   } finally {
-    seen.delete(value);
+    open.pop();
   }
 }

@@ -45,7 +45,7 @@ describe('deepFreeze', () => {
     const shared = { hits: [1, 2] };
     const nodes: Node[] = Array.from({ length: 60 }, (_, id) => ({ id, shared, peers: [] }));
     nodes.forEach((node, id) => {
-      node.next = nodes[(id + 1) % nodes.length];
+      node.next = nodes[(id + 1) % nodes.length] as Node;
       node.peers.push(nodes[(id * 7) % nodes.length] as Node, node);
     });
     const root = { nodes, meta: new Map([['first', nodes[0]]]), tags: new Set([shared]) };
