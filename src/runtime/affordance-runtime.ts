@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-
+import { randomId } from '../core/random-id.js';
 import type { Container, Newable, ServiceIdentifier } from 'inversify';
 
 import { type Clock, systemClock } from '../core/clock.js';
@@ -70,6 +69,11 @@ export class AffordanceRuntime {
   readonly #callFree = new WeakSet();
   /** Section classes that inject call values and can be built without a call container. */
   readonly #direct = new WeakMap<object, DirectConstruction>();
+  /** `isCallFree` and `directConstruction` as functions, made once for every evaluation's scope. */
+  readonly #resolvableWithoutCall = (sectionClass: object): boolean =>
+    this.isCallFree(sectionClass);
+  readonly #directConstructionOf = (sectionClass: object): DirectConstruction | undefined =>
+    this.directConstruction(sectionClass);
   readonly #stateSecret: string | undefined;
   /** Ids of the saved states being resumed now: a second resume of one waits for no one, it is refused. */
   readonly #resuming = new Set<string>();
@@ -149,8 +153,9 @@ export class AffordanceRuntime {
    * @throws PromptEvaluationError naming the phase (`request`, `tool`, `response`, `budget`).
    * @throws ConfigurationError when no adapter is given or bound.
    */
-  async evaluate<O>(prompt: Prompt<O>, options: EvaluateOptions = {}): Promise<PromptResponse<O>> {
-    return await this.#run(prompt, options, undefined);
+  evaluate<O>(prompt: Prompt<O>, options: EvaluateOptions = {}): Promise<PromptResponse<O>> {
+    // Not an async function itself: a live evaluation holds one suspended frame less.
+    return this.#run(prompt, options, undefined);
   }
 
   /**
@@ -273,7 +278,8 @@ export class AffordanceRuntime {
     if (request === undefined) {
       const maxTurns = positiveInteger(options.maxTurns ?? this.maxTurns, 'maxTurns');
       this.prepare(prompt);
-      return await this.#runIn(this.#openScope(prompt, adapter, options), maxTurns, options, sink);
+      // Returned, not awaited (nothing to clean up here): this frame ends while the evaluation runs.
+      return this.#runIn(this.#openScope(prompt, adapter, options), maxTurns, options, sink);
     }
     const checked = checkResume(request, {
       prompt,
@@ -355,7 +361,7 @@ export class AffordanceRuntime {
         : this.#resources.merge(options.resources, { strict: false });
     return new EvaluationScope({
       root: this.container,
-      evaluationId: resumed?.evaluationId ?? randomUUID(),
+      evaluationId: resumed?.evaluationId ?? randomId(),
       prompt,
       rendered,
       session,
@@ -368,8 +374,8 @@ export class AffordanceRuntime {
       evaluate: (child, childOptions = {}) => this.#nested(child, adapter, childOptions),
       signal: followed.signal,
       detachSignal: followed.detach,
-      resolvableWithoutCall: (sectionClass) => this.isCallFree(sectionClass),
-      directConstruction: (sectionClass) => this.directConstruction(sectionClass),
+      resolvableWithoutCall: this.#resolvableWithoutCall,
+      directConstruction: this.#directConstructionOf,
       onProgress: onProgressOf(direct),
     });
   }

@@ -224,7 +224,7 @@ export class EvaluationRun<O> {
    * Runs the tool calls of `answer` (turn `turn`) and adds them and their
    * results to the conversation; returns where they paused, if a call needs approval.
    */
-  async runTools(answer: ProviderTurn, turn: number): Promise<PausedCalls | undefined> {
+  runTools(answer: ProviderTurn, turn: number): Promise<PausedCalls | undefined> {
     const calls = answer.toolCalls ?? [];
     this.#messages.push({
       role: 'assistant',
@@ -232,9 +232,10 @@ export class EvaluationRun<O> {
       toolCalls: calls,
       providerItems: answer.providerItems ?? [],
     });
+    // Not an async function: a live evaluation holds one suspended frame less while its calls run.
     const checkpointed = this.#checkpointTurn(calls, turn, undefined);
-    if (checkpointed !== undefined) await checkpointed;
-    return await this.#runCalls(calls, turn, undefined);
+    if (checkpointed === undefined) return this.#runCalls(calls, turn, undefined);
+    return checkpointed.then(() => this.#runCalls(calls, turn, undefined));
   }
 
   /** Runs `calls` of turn `turn` and adds their results to the conversation. */

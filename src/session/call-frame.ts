@@ -96,10 +96,13 @@ export function outsideCallFrames<R>(fn: () => R): R {
  * undone, so a late write must not bring them back. `action` says what was
  * refused (called only on refusal), e.g. `a write to session 1234`. @internal
  */
-export function assertCallOpen(action: () => string): void {
+export function assertCallOpen(action: () => string): void;
+/** The same, with `action` called with `subject`: no closure to make on every check. @internal */
+export function assertCallOpen<S>(action: (subject: S) => string, subject: S): void;
+export function assertCallOpen(action: (subject?: unknown) => string, subject?: unknown): void {
   for (let frame = frames.getStore(); frame !== undefined; frame = frame.parent) {
     const reason = frame.closedBecause;
-    if (reason !== undefined) throw new ToolCallClosedError(frame.label, reason, action());
+    if (reason !== undefined) throw new ToolCallClosedError(frame.label, reason, action(subject));
   }
 }
 
@@ -113,7 +116,7 @@ const roots = new WeakMap<object, Mutex>();
  * @internal
  */
 export function sessionLock(session: object): Mutex {
-  assertCallOpen(() => `a new state-changing call on session ${describeSession(session)}`);
+  assertCallOpen(describeNewCall, session);
   for (let frame = frames.getStore(); frame !== undefined; frame = frame.parent) {
     if (frame.lockedSession === session && !frame.ended) return frame.children;
   }
@@ -123,6 +126,10 @@ export function sessionLock(session: object): Mutex {
     roots.set(session, root);
   }
   return root;
+}
+
+function describeNewCall(session: object): string {
+  return `a new state-changing call on session ${describeSession(session)}`;
 }
 
 function describeSession(session: object): string {

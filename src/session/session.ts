@@ -99,7 +99,6 @@ export class Session implements Snapshotable<SessionSnapshot> {
   readonly #clock: Clock;
   readonly #userTags: Readonly<Record<string, string>>;
   readonly #context: ReducerContext;
-  readonly #writeTarget = (): string => `a write to session ${this.sessionId}`;
 
   constructor(options: SessionOptions = {}) {
     this.#clock = options.clock ?? systemClock;
@@ -161,7 +160,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
         type,
         (eventType, event) => this.#dispatch(eventType, event),
         () => {
-          assertCallOpen(this.#writeTarget);
+          assertCallOpen(describeWrite, this);
         },
       );
       accessors.set(type, accessor);
@@ -331,7 +330,7 @@ export class Session implements Snapshotable<SessionSnapshot> {
   }
 
   #dispatch<E extends object>(eventType: EventType<E>, event: E): DispatchResult<E> {
-    assertCallOpen(this.#writeTarget);
+    assertCallOpen(describeWrite, this);
     const traits = sessionTraitsOf(eventType);
     freezeStored(event);
     const invoked: DispatchParticipant[] = [];
@@ -349,6 +348,11 @@ export class Session implements Snapshotable<SessionSnapshot> {
       errors: failures,
     });
   }
+}
+
+/** What `assertCallOpen` says a refused write to `session` was. */
+function describeWrite(session: Session): string {
+  return `a write to session ${session.sessionId}`;
 }
 
 function checkTags(tags: Readonly<Record<string, string>>): Readonly<Record<string, string>> {

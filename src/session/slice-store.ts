@@ -6,7 +6,7 @@ import { appendAll } from './append-all.js';
 import { PersistentList } from './persistent-list.js';
 import { freezeStored, sessionTraitsOf } from './session-event-traits.js';
 import type { Reducer, ReducerContext } from './reducer.js';
-import { expectSliceOp, type SliceOp } from './slice-op.js';
+import { expectSliceOp, SliceOp } from './slice-op.js';
 import { SlicePolicy } from './slice-policy.js';
 import type { SliceType } from './slice-type.js';
 
@@ -138,7 +138,11 @@ export class SliceStore {
     for (const { slice, reducer } of registrations) {
       invoked.push(reducer);
       try {
-        const returned: unknown = reducer(context.session.slice(slice), event, context);
+        // appendAll (every log's ledger) reads nothing: it gets no view of the slice.
+        const returned: unknown =
+          reducer === appendAll
+            ? SliceOp.append(event)
+            : reducer(context.session.slice(slice), event, context);
         if (isThenable(returned)) {
           returned.then(undefined, () => undefined);
           throw asyncReducerError(reducer);
