@@ -53,6 +53,9 @@ export class PersistentList<T> implements Iterable<T> {
 
   /** A new list with `item` appended. */
   push(item: T): PersistentList<T> {
+    // A first item gets a tail of its own size: a slice of a few values (a short log, a state slice)
+    // is not given room for seventeen.
+    if (this.tailCount === 0) return new PersistentList(this.chunks, this.chunkCount, [item], 1);
     if (this.tailCount < chunkSize) {
       const tail =
         this.tail.length === this.tailCount ? this.tail : this.tail.slice(0, this.tailCount);
