@@ -1,5 +1,5 @@
 import { randomId } from '../core/random-id.js';
-import type { Container, Newable, ServiceIdentifier } from 'inversify';
+import type { Container, ServiceIdentifier } from 'inversify';
 
 import { type Clock, systemClock } from '../core/clock.js';
 import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
@@ -27,7 +27,7 @@ import type { PromptResponse } from './prompt-response.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { assertScopes } from './scope/assert-scopes.js';
 import { type ScopedServiceIds, scopesReachedBy } from './scope/check-scopes.js';
-import { type DirectConstruction, planDirectConstruction } from './scope/direct-construction.js';
+import { type DirectConstruction, DirectConstructions } from './scope/direct-construction.js';
 import { EvaluationScope } from './scope/evaluation-scope.js';
 import { followSignals } from './scope/follow-signals.js';
 import { renderForScope } from './scope/render-for-scope.js';
@@ -67,8 +67,8 @@ export class AffordanceRuntime {
   readonly #prepared = new WeakSet<Prompt>();
   /** Section classes none of whose dependencies is a call value (planned in `prepare`). */
   readonly #callFree = new WeakSet();
-  /** Section classes that inject call values and can be built without a call container. */
-  readonly #direct = new WeakMap<object, DirectConstruction>();
+  /** How to build each section class without a container, where one can be. */
+  readonly #direct: DirectConstructions;
   /** `isCallFree` and `directConstruction` as functions, made once for every evaluation's scope. */
   readonly #resolvableWithoutCall = (sectionClass: object): boolean =>
     this.isCallFree(sectionClass);
@@ -81,6 +81,7 @@ export class AffordanceRuntime {
 
   constructor(container: Container, options: RuntimeOptions = {}) {
     this.container = container;
+    this.#direct = new DirectConstructions(container, scopedServiceIds);
     this.maxTurns = positiveInteger(options.maxTurns ?? DEFAULT_MAX_TURNS, 'maxTurns');
     this.clock = options.clock ?? systemClock;
     this.#resources = options.resources ?? new ResourceRegistry();
@@ -115,14 +116,9 @@ export class AffordanceRuntime {
           bindUnboundRoots: true,
         });
         if (!reached.has('call')) this.#callFree.add(root as object);
-        // Planned for every section the application did not bind itself: `new` with the planned
-        // arguments costs a fraction of a container's resolution, call values or not.
-        const direct = planDirectConstruction(
-          this.container,
-          root as Newable<object>,
-          scopedServiceIds,
-        );
-        if (direct !== undefined) this.#direct.set(root as object, direct);
+        // Every section class is built with `new` and its planned arguments where the application did
+        // not bind it itself (a fraction of a container's resolution), planned on its first call.
+        this.#direct.add(root as object);
       }
       this.#prepared.add(prompt);
     }
@@ -137,11 +133,11 @@ export class AffordanceRuntime {
   }
 
   /**
-   * How `prepare` found `sectionClass` can be built per call without a call
-   * container, if it can. @internal
+   * How a section class of a prepared prompt can be built per call without a
+   * container, if it can (planned on its first call). @internal
    */
   directConstruction(sectionClass: object): DirectConstruction | undefined {
-    return this.#direct.get(sectionClass);
+    return this.#direct.of(sectionClass);
   }
 
   /**

@@ -270,10 +270,11 @@ export class ToolCallScope {
 
   /** What `context.services.get(id)` returns for this call. */
   resolve<T>(id: abstract new (...args: never[]) => T): T {
-    if (!isSectionClass(id)) return this.container.get(id as unknown as Newable<T>);
     const evaluation = this.#evaluation;
+    // Planned only for the prompt's section classes (see `prepare`): looked up before the metadata.
     const direct = evaluation.directConstruction(id);
     if (direct !== undefined) return this.#construct(direct) as T;
+    if (!isSectionClass(id)) return this.container.get(id as unknown as Newable<T>);
     // A section that injects no call value is resolved in the evaluation scope: no call container.
     if (evaluation.resolvableWithoutCall(id)) return this.#resolveSection(evaluation.container, id);
     return this.#resolveSection(this.container, id);
