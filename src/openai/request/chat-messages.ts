@@ -2,6 +2,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 
 import { type ConversationMessage } from '../../provider/index.js';
 import type { OpenAIInstructionsRole } from '../openai-adapter-options.js';
+import { continuesConversation } from './continues-conversation.js';
 
 /** A conversation translated into Chat Completions messages, kept to go on from. */
 interface Translation {
@@ -57,12 +58,7 @@ function continues(
   messages: readonly ConversationMessage[],
   role: OpenAIInstructionsRole,
 ): boolean {
-  const seen = translation.messages;
-  if (translation.role !== role || messages.length < seen.length) return false;
-  for (let index = seen.length - 1; index > 0; index--) {
-    if (messages[index] !== seen[index]) return false;
-  }
-  return true;
+  return translation.role === role && continuesConversation(messages, translation.messages);
 }
 
 /** One message of the conversation as a Chat Completions message; none for an empty system message. */

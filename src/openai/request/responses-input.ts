@@ -5,6 +5,7 @@ import { type ToolResult } from '../../index.js';
 import { ApplyPatchTool } from '../tools/apply-patch-tool.js';
 import type { OpenAIInstructionsRole } from '../openai-adapter-options.js';
 import { ShellTool } from '../tools/shell-tool.js';
+import { continuesConversation } from './continues-conversation.js';
 
 /** The `instructions` and `input` of a Responses request. */
 export interface ResponsesInput {
@@ -88,14 +89,8 @@ function continues(
   request: ProviderRequest,
   role: OpenAIInstructionsRole,
 ): boolean {
-  const seen = translation.messages;
-  const messages = request.messages;
   if (translation.tools !== request.tools || translation.role !== role) return false;
-  if (messages.length < seen.length) return false;
-  for (let index = seen.length - 1; index > 0; index--) {
-    if (messages[index] !== seen[index]) return false;
-  }
-  return true;
+  return continuesConversation(request.messages, translation.messages);
 }
 
 /** Adds the input items of `message`, at `index` in the conversation, to `translation`. */
