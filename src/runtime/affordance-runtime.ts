@@ -2,7 +2,6 @@ import { randomId } from '../core/random-id.js';
 import type { Container, ServiceIdentifier } from 'inversify';
 
 import { type Clock, systemClock } from '../core/clock.js';
-import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import { type ProviderAdapter } from '../provider/provider-adapter.js';
 import { boundAdapter } from './bound-adapter.js';
 import type { CallToolOptions, ToolCallRequest } from './call-tool-request.js';
@@ -34,7 +33,7 @@ import { renderForScope } from './scope/render-for-scope.js';
 import { EvaluationId, ToolCallId, ToolCallSignal } from './scope/tokens.js';
 import type {} from './tool-context-members.js';
 import { ToolExecutor } from './tool-executor.js';
-import { checkSecret, checkSeam, positiveInteger } from './runtime-checks.js';
+import { checkNotExpired, checkSecret, checkSeam, positiveInteger } from './runtime-checks.js';
 import { alreadyResuming, openResume, savedBudget } from './approval/open-resume.js';
 import { evaluationStart } from './telemetry/evaluation-start.js';
 import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
@@ -65,15 +64,8 @@ export class AffordanceRuntime {
   readonly #executor: ToolExecutor;
   readonly #resources: ResourceRegistry;
   readonly #prepared = new WeakSet<Prompt>();
-  /** Section classes none of whose dependencies is a call value (planned in `prepare`). */
-  readonly #callFree = new WeakSet();
-  /** How to build each section class without a container, where one can be. */
+  /** Which section classes inject no call value, and how to build each without a container. */
   readonly #direct: DirectConstructions;
-  /** `isCallFree` and `directConstruction` as functions, made once for every evaluation's scope. */
-  readonly #resolvableWithoutCall = (sectionClass: object): boolean =>
-    this.isCallFree(sectionClass);
-  readonly #directConstructionOf = (sectionClass: object): DirectConstruction | undefined =>
-    this.directConstruction(sectionClass);
   readonly #stateSecret: string | undefined;
   /** Ids of the saved states being resumed now: a second resume of one waits for no one, it is refused. */
   readonly #resuming = new Set<string>();
@@ -115,10 +107,9 @@ export class AffordanceRuntime {
         const reached = scopesReachedBy(this.container, root, scopedServiceIds, {
           bindUnboundRoots: true,
         });
-        if (!reached.has('call')) this.#callFree.add(root as object);
         // Every section class is built with `new` and its planned arguments where the application did
         // not bind it itself (a fraction of a container's resolution), planned on its first call.
-        this.#direct.add(root as object);
+        this.#direct.add(root as object, !reached.has('call'));
       }
       this.#prepared.add(prompt);
     }
@@ -129,7 +120,7 @@ export class AffordanceRuntime {
    * be resolved without a per-call container. @internal
    */
   isCallFree(sectionClass: object): boolean {
-    return this.#callFree.has(sectionClass);
+    return this.#direct.isCallFree(sectionClass);
   }
 
   /**
@@ -243,40 +234,55 @@ export class AffordanceRuntime {
     this.prepare(prompt);
     const scope = this.#openScope(prompt, adapter, options, undefined, options);
     try {
-      const observer = this.#telemetry?.startDirectCall?.({
-        evaluationId: scope.evaluationId,
-        prompt: scope.requestPrompt,
-        sessionId: scope.session.sessionId,
-      });
-      return await runToolCall(scope, this.#executor, request, options, observer);
+      return await runToolCall(scope, this.#executor, request, options, this.#telemetry);
     } finally {
       await scope.dispose();
     }
   }
 
-  /** The loop behind `evaluate` and `stream`. */
-  async #run<O>(
+  /** The loop behind `evaluate` and `stream`; given its adapter, it starts without an async frame of its own. */
+  #run<O>(
     prompt: Prompt<O>,
     options: EvaluateOptions,
     sink: PartSink | undefined,
   ): Promise<PromptResponse<O>> {
-    const deadline = options.deadline;
-    if (deadline?.expired === true) {
-      throw new PromptEvaluationError('Deadline expired before evaluation started.', {
-        phase: 'request',
-        prompt: prompt.label,
-        providerPayload: { deadlineExpiresAt: deadline.expiresAt.toISOString() },
-      });
+    const adapter = options.adapter;
+    if (adapter === undefined || options.resume !== undefined) {
+      return this.#runAwaiting(prompt, options, sink);
     }
-    const adapter = options.adapter ?? (await boundAdapter(this.container, prompt.label));
+    try {
+      return this.#start(prompt, adapter, options, sink);
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the checks threw, unchanged
+      return Promise.reject(error);
+    }
+  }
+
+  /** Starts a new evaluation on `adapter`: checks, prepares the prompt, runs in a new scope. */
+  #start<O>(
+    prompt: Prompt<O>,
+    adapter: ProviderAdapter,
+    options: EvaluateOptions,
+    sink: PartSink | undefined,
+  ): Promise<PromptResponse<O>> {
+    checkNotExpired(prompt, options.deadline);
     checkSeam(adapter);
+    const maxTurns = positiveInteger(options.maxTurns ?? this.maxTurns, 'maxTurns');
+    this.prepare(prompt);
+    return this.#runIn(this.#openScope(prompt, adapter, options), maxTurns, options, sink);
+  }
+
+  /** `#run` for an adapter bound in the container, or a resumed evaluation. */
+  async #runAwaiting<O>(
+    prompt: Prompt<O>,
+    options: EvaluateOptions,
+    sink: PartSink | undefined,
+  ): Promise<PromptResponse<O>> {
+    checkNotExpired(prompt, options.deadline);
+    const adapter = options.adapter ?? (await boundAdapter(this.container, prompt.label));
     const request = options.resume;
-    if (request === undefined) {
-      const maxTurns = positiveInteger(options.maxTurns ?? this.maxTurns, 'maxTurns');
-      this.prepare(prompt);
-      // Returned, not awaited (nothing to clean up here): this frame ends while the evaluation runs.
-      return this.#runIn(this.#openScope(prompt, adapter, options), maxTurns, options, sink);
-    }
+    if (request === undefined) return await this.#start(prompt, adapter, options, sink);
+    checkSeam(adapter);
     const checked = checkResume(request, {
       prompt,
       adapter,
@@ -370,8 +376,8 @@ export class AffordanceRuntime {
       evaluate: (child, childOptions = {}) => this.#nested(child, adapter, childOptions),
       signal: followed.signal,
       detachSignal: followed.detach,
-      resolvableWithoutCall: this.#resolvableWithoutCall,
-      directConstruction: this.#directConstructionOf,
+      resolvableWithoutCall: this.#direct.callFreeTest,
+      directConstruction: this.#direct.lookup,
       onProgress: onProgressOf(direct),
     });
   }

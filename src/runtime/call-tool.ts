@@ -13,19 +13,27 @@ import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 import type { ToolProgress } from './tool-context-members.js';
 import type { ToolExecutor } from './tool-executor.js';
-import type { EvaluationObserver } from './telemetry/evaluation-observer.js';
+import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
 
 const NO_APPROVER =
   'This call needs approval, and it was made outside an evaluation by a caller that cannot give it.';
 
-/** Runs `request` as the only call of a turn in `scope`, deciding an approval with `options.approve`. */
+/**
+ * Runs `request` as the only call of a turn in `scope`, deciding an approval
+ * with `options.approve`, followed by `telemetry` when the runtime has it.
+ */
 export async function runToolCall(
   scope: EvaluationScope,
   executor: ToolExecutor,
   request: ToolCallRequest,
   options: CallToolOptions,
-  observer?: EvaluationObserver,
+  telemetry: RuntimeTelemetry | undefined,
 ): Promise<ToolCallOutcome> {
+  const observer = telemetry?.startDirectCall?.({
+    evaluationId: scope.evaluationId,
+    prompt: scope.requestPrompt,
+    sessionId: scope.session.sessionId,
+  });
   const call = {
     callId: request.callId ?? randomId(),
     name: request.name,

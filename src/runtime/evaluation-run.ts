@@ -29,7 +29,7 @@ import { saveEvaluationState } from './approval/save-evaluation-state.js';
 import { recordNativeCall } from './record-native-call.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
-import type { PausedCalls, ToolExecutor } from './tool-executor.js';
+import type { ExecutedCalls, PausedCalls, ToolExecutor } from './tool-executor.js';
 import { parseAnswer } from './parse-answer.js';
 import type { EvaluationObserver } from './telemetry/evaluation-observer.js';
 
@@ -232,20 +232,19 @@ export class EvaluationRun<O> {
       toolCalls: calls,
       providerItems: answer.providerItems ?? [],
     });
-    // Not an async function: a live evaluation holds one suspended frame less while its calls run.
     const checkpointed = this.#checkpointTurn(calls, turn, undefined);
     if (checkpointed === undefined) return this.#runCalls(calls, turn, undefined);
     return checkpointed.then(() => this.#runCalls(calls, turn, undefined));
   }
 
-  /** Runs `calls` of turn `turn` and adds their results to the conversation. */
-  async #runCalls(
+  /** Runs `calls` of turn `turn`, then adds their results (a callback, not a suspended frame, while they run). */
+  #runCalls(
     calls: readonly ProviderToolCall[],
     turn: number,
     decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
   ): Promise<PausedCalls | undefined> {
     const sink = this.#sink;
-    const { outcomes, paused } = await this.#executor.execute(this.#scope, calls, {
+    const executed = this.#executor.execute(this.#scope, calls, {
       decisions,
       usage: this.#usage,
       observer: this.#observer,
@@ -262,6 +261,11 @@ export class EvaluationRun<O> {
               });
             },
     });
+    return executed.then((done) => this.#addResults(done));
+  }
+
+  /** Adds the outcomes of a turn's calls to the conversation; returns where they paused, if they did. */
+  #addResults({ outcomes, paused }: ExecutedCalls): PausedCalls | undefined {
     for (const outcome of outcomes) {
       this.#toolCalls.push(outcome);
       this.#messages.push({

@@ -34,41 +34,70 @@ export function runHandler(
 }
 
 /**
- * What a handler's promise settles to, unless `signal` aborts first. One
- * promise and its callbacks: a call waiting on a slow handler holds little.
- * The first of the three outcomes wins (a thenable may call back at once, or
- * more than once); a `then` that throws rejects with what it threw.
+ * What a handler's promise settles to, unless `signal` aborts first: one
+ * promise, and a {@link HandlerWait} that listens for the abort itself, so a
+ * call waiting on a slow handler holds little.
  */
 function settled(returned: PromiseLike<unknown>, signal: AbortSignal): Promise<ToolResult> {
   return new Promise<ToolResult>((resolve, reject) => {
-    let done = false;
-    const finish = (): boolean => {
-      if (done) return false;
-      done = true;
-      signal.removeEventListener('abort', onAbort);
-      return true;
-    };
-    const onAbort = (): void => {
-      if (finish()) reject(new InterruptedCall());
-    };
+    const wait = new HandlerWait(signal, resolve, reject);
     returned.then(
       (outcome) => {
-        if (!finish()) return;
-        try {
-          resolve(checkedResult(outcome));
-        } catch (error) {
-          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a TypeError from checkedResult
-          reject(error);
-        }
+        wait.fulfil(outcome);
       },
       (error: unknown) => {
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the handler threw, unchanged
-        if (finish()) reject(error);
+        wait.fail(error);
       },
     );
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a thenable may have called back already
-    if (!done) signal.addEventListener('abort', onAbort, { once: true });
+    if (!wait.done) signal.addEventListener('abort', wait, { once: true });
   });
+}
+
+/**
+ * The first of a handler's outcome, its failure and the signal's abort (a
+ * thenable may call back at once, or more than once; a `then` that
+ * throws rejects with what it threw). The abort listener itself.
+ */
+class HandlerWait {
+  done = false;
+  readonly #signal: AbortSignal;
+  readonly #resolve: (result: ToolResult) => void;
+  readonly #reject: (reason: unknown) => void;
+
+  constructor(
+    signal: AbortSignal,
+    resolve: (result: ToolResult) => void,
+    reject: (reason: unknown) => void,
+  ) {
+    this.#signal = signal;
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  fulfil(outcome: unknown): void {
+    if (!this.#finish()) return;
+    try {
+      this.#resolve(checkedResult(outcome));
+    } catch (error) {
+      this.#reject(error);
+    }
+  }
+
+  fail(error: unknown): void {
+    if (this.#finish()) this.#reject(error);
+  }
+
+  /** The signal aborted first. */
+  handleEvent(): void {
+    if (this.#finish()) this.#reject(new InterruptedCall());
+  }
+
+  #finish(): boolean {
+    if (this.done) return false;
+    this.done = true;
+    this.#signal.removeEventListener('abort', this);
+    return true;
+  }
 }
 
 /** `outcome` when it is a `ToolResult` with a text message; otherwise the `TypeError` naming the fix. */

@@ -1,6 +1,9 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
 import type { ProviderAdapter } from '../provider/provider-adapter.js';
 import { PROVIDER_SEAM_VERSION } from '../provider/provider-capabilities.js';
+import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
+import type { Prompt } from '../prompt/prompt.js';
+import type { Deadline } from './limits/deadline.js';
 
 /** Refuses an adapter written for another version of the provider seam. */
 export function checkSeam(adapter: ProviderAdapter): void {
@@ -41,4 +44,14 @@ export function positiveInteger(value: number, name: string): number {
     });
   }
   return value;
+}
+
+/** Throws when `deadline` passed before the evaluation of `prompt` started. @internal */
+export function checkNotExpired(prompt: Prompt, deadline: Deadline | undefined): void {
+  if (deadline?.expired !== true) return;
+  throw new PromptEvaluationError('Deadline expired before evaluation started.', {
+    phase: 'request',
+    prompt: prompt.label,
+    providerPayload: { deadlineExpiresAt: deadline.expiresAt.toISOString() },
+  });
 }

@@ -106,8 +106,14 @@ export class DirectConstructions {
   readonly #scopes: ScopedServiceIds;
   /** The prepared prompts' section classes: the only classes planned. */
   readonly #sections = new WeakSet();
+  /** Those none of whose dependencies is a call value. */
+  readonly #callFree = new WeakSet();
   /** What planning found, `null` for a class only a container builds. */
   readonly #planned = new WeakMap<object, DirectConstruction | null>();
+  /** {@link DirectConstructions.isCallFree} as a function, made once for every evaluation's scope. */
+  readonly callFreeTest = (sectionClass: object): boolean => this.isCallFree(sectionClass);
+  /** {@link DirectConstructions.of} as a function, made once for every evaluation's scope. */
+  readonly lookup = (sectionClass: object): DirectConstruction | undefined => this.of(sectionClass);
 
   constructor(container: Container, scopes: ScopedServiceIds) {
     this.#container = container;
@@ -115,8 +121,14 @@ export class DirectConstructions {
   }
 
   /** Makes `sectionClass` (a section of a prepared prompt) one to plan on first use. */
-  add(sectionClass: object): void {
+  add(sectionClass: object, callFree: boolean): void {
     this.#sections.add(sectionClass);
+    if (callFree) this.#callFree.add(sectionClass);
+  }
+
+  /** Whether `prepare` found that `sectionClass` injects no call value. */
+  isCallFree(sectionClass: object): boolean {
+    return this.#callFree.has(sectionClass);
   }
 
   /** How to build `sectionClass` without a container, planned on the first ask; `undefined` when only one can. */
