@@ -83,7 +83,11 @@ export class EvaluationScope {
   #strict: ReadonlySet<string>;
   /** The prompt's `toolsRevision` the tools were rendered at. */
   #toolsRevision: number;
-  readonly #init: EvaluationScopeInit;
+  // Kept one by one, not as the init object: a live evaluation holds only what it still needs.
+  readonly #root: Container;
+  readonly #rerender: EvaluationScopeInit['rerender'];
+  readonly #onProgress: EvaluationScopeInit['onProgress'];
+  readonly #detachSignal: EvaluationScopeInit['detachSignal'];
   #container: Container | undefined;
   #disposed = false;
 
@@ -104,7 +108,10 @@ export class EvaluationScope {
     this.requestPrompt = requestPromptOf(init.prompt);
     this.evaluate = init.evaluate;
     this.signal = init.signal;
-    this.#init = init;
+    this.#root = init.root;
+    this.#rerender = init.rerender;
+    this.#onProgress = init.onProgress;
+    this.#detachSignal = init.detachSignal;
   }
 
   /**
@@ -114,16 +121,15 @@ export class EvaluationScope {
    */
   get container(): Container {
     if (this.#container !== undefined) return this.#container;
-    const init = this.#init;
-    const container = new Container({ parent: init.root });
-    container.bind(EvaluationId).toConstantValue(init.evaluationId);
-    container.bind(Prompt).toConstantValue(init.prompt);
+    const container = new Container({ parent: this.#root });
+    container.bind(EvaluationId).toConstantValue(this.evaluationId);
+    container.bind(Prompt).toConstantValue(this.prompt);
     container.bind(RenderedPrompt).toDynamicValue(() => this.#rendered);
-    container.bind(Session).toConstantValue(init.session);
-    container.bind(ProviderAdapter).toConstantValue(init.adapter);
-    if (init.deadline !== undefined) container.bind(Deadline).toConstantValue(init.deadline);
-    if (init.budgetTracker !== undefined) {
-      container.bind(BudgetTracker).toConstantValue(init.budgetTracker);
+    container.bind(Session).toConstantValue(this.session);
+    container.bind(ProviderAdapter).toConstantValue(this.adapter);
+    if (this.deadline !== undefined) container.bind(Deadline).toConstantValue(this.deadline);
+    if (this.budgetTracker !== undefined) {
+      container.bind(BudgetTracker).toConstantValue(this.budgetTracker);
     }
     this.#container = container;
     return container;
@@ -147,7 +153,7 @@ export class EvaluationScope {
    * keeps the tools it had. Returns whether the tools changed.
    */
   refreshTools(): boolean {
-    const rerender = this.#init.rerender;
+    const rerender = this.#rerender;
     if (rerender === undefined) return false;
     const revision = this.prompt.toolsRevision;
     if (revision === this.#toolsRevision) return false;
@@ -168,7 +174,7 @@ export class EvaluationScope {
 
   /** The `context.reportProgress` of call `callId`: a shared no-op when no one listens. */
   progressReporter(callId: string): (progress: ToolProgress) => void {
-    const listener = this.#init.onProgress;
+    const listener = this.#onProgress;
     if (listener === undefined) return ignoreProgress;
     return (progress) => {
       try {
@@ -188,7 +194,7 @@ export class EvaluationScope {
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
-    this.#init.detachSignal?.();
+    this.#detachSignal?.();
     const errors: unknown[] = [];
     await this.#container?.unbindAllAsync().catch((error: unknown) => errors.push(error));
     await this.resources.close().catch((error: unknown) => errors.push(error));
