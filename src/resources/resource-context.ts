@@ -172,7 +172,7 @@ export class ResourceContext implements ResourceResolver, Snapshotable<ResourceS
    * gets its turn; failures are thrown together as an `AggregateError`.
    */
   async close(): Promise<void> {
-    if (this.closeIfIdle() || this.#closed) return;
+    if (this.closeIfIdle()) return;
     this.#closed = true;
     const errors: unknown[] = [];
     for (const child of [...(this.#children ?? [])].reverse()) {
