@@ -1,4 +1,10 @@
-import { CallFrame, currentCallFrame, runInCallFrame } from '../session/call-frame.js';
+import {
+  CallFrame,
+  currentCallFrame,
+  handlerSettled,
+  handlerStarted,
+  runInCallFrame,
+} from '../session/call-frame.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
@@ -21,16 +27,46 @@ export function runHandler(
   signal: AbortSignal,
   frame: CallFrame,
 ): ToolResult | Promise<ToolResult> {
-  const handler = tool.handler as NonNullable<ToolDefinition['handler']>;
-  const returned: unknown = runInCallFrame(frame, () => handler(params, context));
+  const returned = startHandler(tool, params, context, frame);
   const later = isThenable(returned);
+  if (!later) handlerSettled();
   // A signal that aborted while the handler ran interrupts the call, whatever it returned
   // (a late rejection of what it returned is then nobody's to handle).
   if (signal.aborted) {
-    if (later) returned.then(undefined, () => undefined);
+    if (later) {
+      const once = handlerSettledOnce();
+      returned.then(once, once);
+    }
     throw new InterruptedCall();
   }
   return later ? settled(returned, signal) : checkedResult(returned);
+}
+
+/** Calls the handler in `frame`, counted as running (a throw settles it at once). */
+function startHandler(
+  tool: ToolDefinition,
+  params: unknown,
+  context: ToolContext,
+  frame: CallFrame,
+): unknown {
+  const handler = tool.handler as NonNullable<ToolDefinition['handler']>;
+  handlerStarted();
+  try {
+    return runInCallFrame(frame, () => handler(params, context));
+  } catch (error) {
+    handlerSettled();
+    throw error;
+  }
+}
+
+/** {@link handlerSettled} for one handler, however often a thenable calls back. */
+function handlerSettledOnce(): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    handlerSettled();
+  };
 }
 
 /**
@@ -41,14 +77,19 @@ export function runHandler(
 function settled(returned: PromiseLike<unknown>, signal: AbortSignal): Promise<ToolResult> {
   return new Promise<ToolResult>((resolve, reject) => {
     const wait = new HandlerWait(signal, resolve, reject);
-    returned.then(
-      (outcome) => {
-        wait.fulfil(outcome);
-      },
-      (error: unknown) => {
-        wait.fail(error);
-      },
-    );
+    try {
+      returned.then(
+        (outcome) => {
+          wait.fulfil(outcome);
+        },
+        (error: unknown) => {
+          wait.fail(error);
+        },
+      );
+    } catch (error) {
+      wait.fail(error); // a `then` that throws: the call fails with what it threw
+      return;
+    }
     if (!wait.done) signal.addEventListener('abort', wait, { once: true });
   });
 }
@@ -60,6 +101,7 @@ function settled(returned: PromiseLike<unknown>, signal: AbortSignal): Promise<T
  */
 class HandlerWait {
   done = false;
+  #handlerDone = false;
   readonly #signal: AbortSignal;
   readonly #resolve: (result: ToolResult) => void;
   readonly #reject: (reason: unknown) => void;
@@ -75,6 +117,7 @@ class HandlerWait {
   }
 
   fulfil(outcome: unknown): void {
+    this.#handlerSettled();
     if (!this.#finish()) return;
     try {
       this.#resolve(checkedResult(outcome));
@@ -84,12 +127,20 @@ class HandlerWait {
   }
 
   fail(error: unknown): void {
+    this.#handlerSettled();
     if (this.#finish()) this.#reject(error);
   }
 
   /** The signal aborted first. */
   handleEvent(): void {
     if (this.#finish()) this.#reject(new InterruptedCall());
+  }
+
+  /** What the handler returned settled (counted once, even for a thenable that calls back twice). */
+  #handlerSettled(): void {
+    if (this.#handlerDone) return;
+    this.#handlerDone = true;
+    handlerSettled();
   }
 
   #finish(): boolean {

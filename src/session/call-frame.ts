@@ -81,6 +81,40 @@ export function runInCallFrame<R>(frame: CallFrame, fn: () => R): R {
   return frames.run(frame, fn);
 }
 
+/*
+ * On Node 20 an enabled AsyncLocalStorage turns on promise hooks for the whole
+ * process: every promise anywhere (the HTTP client's, the application's own
+ * server's) pays for an id record and two callbacks, about 7 % of a provider
+ * round trip on the OpenAI loop bench. So frames are tracked only while a
+ * handler runs: from its start until what it returned settles. When the last
+ * one settles, tracking stops after the current job (a microtask, so the calls
+ * of one turn that start back to back do not switch the hooks off and on).
+ */
+let runningHandlers = 0;
+let stopQueued = false;
+
+/** A handler starts; frames are tracked until it is {@link handlerSettled}. @internal */
+export function handlerStarted(): void {
+  runningHandlers += 1;
+}
+
+/**
+ * What a handler returned settled (or it threw). Call once per
+ * {@link handlerStarted}. @internal
+ */
+export function handlerSettled(): void {
+  runningHandlers -= 1;
+  if (runningHandlers === 0 && !stopQueued) {
+    stopQueued = true;
+    queueMicrotask(stopTrackingIfIdle);
+  }
+}
+
+function stopTrackingIfIdle(): void {
+  stopQueued = false;
+  if (runningHandlers === 0) frames.disable();
+}
+
 /**
  * Runs `fn` as code of no tool call: for recording what a call that was
  * rolled back did (its failed or unknown outcome), which is history, not a

@@ -103,6 +103,7 @@ beforeAll(() => {
   writeFileSync(join(consumer, 'agent.cjs'), commonJsConsumer);
   writeFileSync(join(consumer, 'agent.mjs'), esmConsumer);
   writeFileSync(join(consumer, 'typed.ts'), typedConsumer);
+  writeFileSync(join(consumer, 'hooks.mjs'), hooksConsumer);
   writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(typedConsumerConfig));
 }, 120_000);
 
@@ -151,6 +152,19 @@ describe('The packed package', () => {
       consumer,
     );
     expect(output).toBe('');
+  });
+
+  it("leaves the application's promises untracked once its handlers have settled", () => {
+    // On Node 20 the AsyncLocalStorage behind call frames turns on promise hooks for the whole
+    // process while enabled; inside a promise reaction executionAsyncId() is 0 only when they are off.
+    const output = run(process.execPath, ['hooks.mjs'], consumer);
+    expect(JSON.parse(output)).toEqual({
+      before: false,
+      after: false,
+      afterFailure: false,
+      texts: ['Done.', 'Done.'],
+      outcomes: ['success', 'success', 'success', 'failure'],
+    });
   });
 
   it('can be imported from an ES module', () => {
@@ -280,3 +294,60 @@ const modules = {
 };
 const load = (name) => modules[name];
 ${agentBody}`;
+
+/**
+ * Runs tools that answer at once, after a timer and by failing, then reports
+ * whether promises are still tracked (a plain process: nothing else enables
+ * async hooks).
+ */
+const hooksConsumer = `import 'reflect-metadata';
+import { executionAsyncId } from 'node:async_hooks';
+import { MarkdownSection, Prompt, Session, ToolDefinition, ToolInvoked, ToolResult } from 'affordance';
+import { createTestRuntime } from 'affordance/testing';
+
+async function tracked() {
+  await null;
+  return executionAsyncId() !== 0;
+}
+const tools = [
+  new ToolDefinition({ name: 'now', description: 'Answers at once.', handler: () => ToolResult.ok('now') }),
+  new ToolDefinition({
+    name: 'later',
+    description: 'Answers after a timer.',
+    handler: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      return ToolResult.ok('later');
+    },
+  }),
+  new ToolDefinition({
+    name: 'fails',
+    description: 'Throws.',
+    handler: async () => {
+      await null;
+      throw new Error('no');
+    },
+  }),
+];
+const prompt = new Prompt({
+  ns: 'consumer',
+  key: 'hooks',
+  sections: [new MarkdownSection({ key: 'work', title: 'Work', template: 'Work.', tools })],
+});
+const session = new Session();
+const before = await tracked();
+const first = await createTestRuntime({
+  script: [{ toolCalls: [{ name: 'now' }, { name: 'later' }, { name: 'now' }] }, { text: 'Done.' }],
+}).evaluate(prompt, { session });
+const after = await tracked();
+const second = await createTestRuntime({
+  script: [{ toolCalls: [{ name: 'fails' }] }, { text: 'Done.' }],
+}).evaluate(prompt, { session });
+const afterFailure = await tracked();
+console.log(JSON.stringify({
+  before,
+  after,
+  afterFailure,
+  texts: [first.text, second.text],
+  outcomes: session.slice(ToolInvoked).all().map((call) => call.outcome),
+}));
+`;
