@@ -6,7 +6,7 @@ import type { DispatchResult } from '../session/dispatch-result.js';
 import { ToolInvoked, type ToolInvokedInit } from './events/tool-invoked.js';
 import type { TokenUsage } from '../provider/token-usage.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
-import { outsideCallFrames } from '../session/call-frame.js';
+import { callsRecorded, outsideCallFrames } from '../session/call-frame.js';
 import { ToolResult } from '../tools/tool-result.js';
 import { acquireSessionLock, type ReleaseLock } from './acquire-session-lock.js';
 import type { Clock } from '../core/clock.js';
@@ -149,7 +149,7 @@ export class ToolExecutor {
         return { outcomes, paused };
       }
     }
-    return { outcomes, paused: undefined };
+    return allRecorded(outcomes);
   }
 
   /** The pause at `remaining[0]` (`first`): it and every later undecided call that needs approval are pending. */
@@ -331,6 +331,12 @@ function dispatchEvent(
 ): DispatchResult<ToolInvoked> {
   if (invocation.outcome === 'success') return scope.session.dispatch(event);
   return outsideCallFrames(() => scope.session.dispatch(event));
+}
+
+/** The calls of a turn that all ran: call-frame tracking may stop (see `callsRecorded`). */
+function allRecorded(outcomes: ToolCallOutcome[]): ExecutedCalls {
+  callsRecorded();
+  return { outcomes, paused: undefined };
 }
 
 /** Where the first call waiting for approval is among `held`; -1 when none is. */

@@ -86,12 +86,16 @@ export function runInCallFrame<R>(frame: CallFrame, fn: () => R): R {
  * process: every promise anywhere (the HTTP client's, the application's own
  * server's) pays for an id record and two callbacks, about 7 % of a provider
  * round trip on the OpenAI loop bench. So frames are tracked only while a
- * handler runs: from its start until what it returned settles. When the last
- * one settles, tracking stops after the current job (a microtask, so the calls
- * of one turn that start back to back do not switch the hooks off and on).
+ * handler runs: from its start until what it returned settles. Switching costs
+ * about 1 µs, so tracking stops when a turn's calls are recorded
+ * ({@link callsRecorded}), at most once per turn of the event loop (calls
+ * dispatched back to back in a tight loop keep it until that turn ends), and
+ * otherwise at the end of the event-loop turn in which the last handler
+ * settled.
  */
 let runningHandlers = 0;
-let stopQueued = false;
+let turnEnd: ReturnType<typeof setImmediate> | undefined;
+let stoppedThisTurn = false;
 
 /** A handler starts; frames are tracked until it is {@link handlerSettled}. @internal */
 export function handlerStarted(): void {
@@ -104,14 +108,26 @@ export function handlerStarted(): void {
  */
 export function handlerSettled(): void {
   runningHandlers -= 1;
-  if (runningHandlers === 0 && !stopQueued) {
-    stopQueued = true;
-    queueMicrotask(stopTrackingIfIdle);
-  }
+  if (runningHandlers === 0) endTurnLater();
 }
 
-function stopTrackingIfIdle(): void {
-  stopQueued = false;
+/** A batch of calls was recorded: tracking stops now if no handler runs (see above). @internal */
+export function callsRecorded(): void {
+  if (runningHandlers !== 0 || stoppedThisTurn) return;
+  stoppedThisTurn = true;
+  frames.disable();
+  endTurnLater();
+}
+
+function endTurnLater(): void {
+  if (turnEnd !== undefined) return;
+  turnEnd = setImmediate(endTurn);
+  turnEnd.unref();
+}
+
+function endTurn(): void {
+  turnEnd = undefined;
+  stoppedThisTurn = false;
   if (runningHandlers === 0) frames.disable();
 }
 
