@@ -84,6 +84,56 @@ describe('A call that was interrupted cannot write after its rollback', () => {
     expect(await fs.glob('**/*')).toEqual([]);
   });
 
+  it('refuses them while calls of other evaluations start and finish in the meantime', async () => {
+    // Call frames are tracked only while some handler runs: the other evaluations' calls must not
+    // switch tracking off under a handler that still runs.
+    const session = new Session();
+    const controller = new AbortController();
+    const resume = deferred();
+    const outcome = deferred<unknown>();
+    const stubborn = new ToolDefinition({
+      name: 'stubborn_writer',
+      description: 'Writes to the session it closes over after its call was interrupted.',
+      handler: async () => {
+        controller.abort();
+        await resume.promise;
+        await settle();
+        try {
+          session.slice(Note).append(new Note('late'));
+          outcome.resolve('accepted');
+        } catch (error) {
+          outcome.resolve(error);
+        }
+        return ToolResult.ok(null);
+      },
+    });
+    const quick = new ToolDefinition({
+      name: 'quick',
+      description: 'Answers at once.',
+      handler: () => ToolResult.ok('done'),
+    });
+    const { evaluate } = createTestRuntime({
+      script: [{ toolCalls: [{ name: 'stubborn_writer', callId: 'c1' }] }],
+    });
+    await catchRejection(PromptEvaluationError, () =>
+      evaluate(workPrompt('interrupted-busy', [stubborn]), { session, signal: controller.signal }),
+    );
+    for (let round = 0; round < 3; round += 1) {
+      const other = createTestRuntime({
+        script: [{ toolCalls: [{ name: 'quick' }, { name: 'quick' }] }, { text: 'Done.' }],
+      });
+      const response = await other.evaluate(workPrompt('busy', [quick]), {
+        session: new Session(),
+      });
+      expect(response.text).toBe('Done.');
+      await settle();
+    }
+    resume.resolve();
+
+    expect(ToolCallClosedError.is(await outcome.promise)).toBe(true);
+    expect(session.slice(Note).all()).toEqual([]);
+  });
+
   it('refuses late writes of a section that injected the Session directly', async () => {
     const controller = new AbortController();
     const resume = deferred();
