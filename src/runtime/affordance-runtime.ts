@@ -24,8 +24,8 @@ import type { ResumePoint } from './approval/resume-point.js';
 import { Deadline } from './limits/deadline.js';
 import type { PromptResponse } from './prompt-response.js';
 import type { RuntimeOptions } from './runtime-options.js';
-import { assertScopes } from './scope/assert-scopes.js';
-import { type ScopedServiceIds, scopesReachedBy } from './scope/check-scopes.js';
+import { assertScopesReached } from './scope/assert-scopes.js';
+import type { ScopedServiceIds } from './scope/check-scopes.js';
 import { type DirectConstruction, DirectConstructions } from './scope/direct-construction.js';
 import { EvaluationScope } from './scope/evaluation-scope.js';
 import { followSignals } from './scope/follow-signals.js';
@@ -99,17 +99,15 @@ export class AffordanceRuntime {
   prepare(...prompts: Prompt[]): void {
     for (const prompt of prompts) {
       if (this.#prepared.has(prompt)) continue;
-      const roots = prompt.sectionClasses;
-      assertScopes(this.container, roots as ServiceIdentifier[], scopedServiceIds, {
+      const roots = prompt.sectionClasses as ServiceIdentifier[];
+      // One plan per section class, for both the wiring check and the scopes it reaches.
+      const reachedBy = assertScopesReached(this.container, roots, scopedServiceIds, {
         bindUnboundRoots: true,
       });
-      for (const root of roots as ServiceIdentifier[]) {
-        const reached = scopesReachedBy(this.container, root, scopedServiceIds, {
-          bindUnboundRoots: true,
-        });
+      for (const root of roots) {
         // Every section class is built with `new` and its planned arguments where the application did
         // not bind it itself (a fraction of a container's resolution), planned on its first call.
-        this.#direct.add(root as object, !reached.has('call'));
+        this.#direct.add(root as object, reachedBy.get(root)?.has('call') === false);
       }
       this.#prepared.add(prompt);
     }

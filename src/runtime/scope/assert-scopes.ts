@@ -7,6 +7,8 @@ import {
 import {
   checkScopes,
   type CheckScopesOptions,
+  inspectScopes,
+  type ScopeInspection,
   type ScopedServiceIds,
   type ScopeHop,
   type ScopeLeak,
@@ -29,7 +31,25 @@ export function assertScopes(
   scopes: ScopedServiceIds,
   options: CheckScopesOptions = {},
 ): void {
-  const problems = checkScopes(container, roots, scopes, options);
+  throwIfProblems(checkScopes(container, roots, scopes, options));
+}
+
+/**
+ * {@link assertScopes}, returning the scopes each root reaches (see
+ * `scopesReachedBy`), from one plan per root. @internal
+ */
+export function assertScopesReached(
+  container: Container,
+  roots: Iterable<ServiceIdentifier>,
+  scopes: ScopedServiceIds,
+  options: CheckScopesOptions = {},
+): ScopeInspection['reached'] {
+  const { problems, reached } = inspectScopes(container, roots, scopes, options);
+  throwIfProblems(problems);
+  return reached;
+}
+
+function throwIfProblems(problems: readonly ScopeProblem[]): void {
   const [first] = problems;
   if (first === undefined) return;
   if (problems.length === 1) throw new ConfigurationError(describeProblem(first));

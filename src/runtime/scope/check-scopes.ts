@@ -100,14 +100,32 @@ export function checkScopes(
   scopes: ScopedServiceIds,
   options: CheckScopesOptions = {},
 ): ScopeProblem[] {
-  const scopeOf = new Map<ServiceIdentifier, ValueScope>();
-  for (const id of scopes.evaluation) scopeOf.set(id, 'evaluation');
-  for (const id of scopes.call) scopeOf.set(id, 'call');
+  return inspectScopes(container, roots, scopes, options).problems;
+}
 
+/** What {@link inspectScopes} found: the problems, and the scopes each planned root reaches. @internal */
+export interface ScopeInspection {
+  readonly problems: ScopeProblem[];
+  /** Per root planned, what {@link scopesReachedBy} would answer for it. */
+  readonly reached: ReadonlyMap<ServiceIdentifier, ReadonlySet<ValueScope>>;
+}
+
+/**
+ * {@link checkScopes} and {@link scopesReachedBy} for every root from one plan
+ * per root (planning is most of the cost of preparing a prompt). @internal
+ */
+export function inspectScopes(
+  container: Container,
+  roots: Iterable<ServiceIdentifier>,
+  scopes: ScopedServiceIds,
+  options: CheckScopesOptions = {},
+): ScopeInspection {
+  const scopeOf = scopeMap(scopes);
   const problems: ScopeProblem[] = [];
+  const reached = new Map<ServiceIdentifier, ReadonlySet<ValueScope>>();
   const reportedBindings = new Set<number>();
   for (const root of roots) {
-    if (scopeOf.has(root)) continue;
+    if (scopeOf.has(root) || reached.has(root)) continue;
     const bound = container.isBound(root);
     const bindRoot = !bound && options.bindUnboundRoots === true && typeof root === 'function';
     if (!bound && !bindRoot) {
@@ -125,8 +143,16 @@ export function checkScopes(
       continue;
     }
     new LeakFinder(root, scopeOf, reportedBindings, problems).visit({ node: rootNode }, []);
+    reached.set(root, scopesReachedFrom(rootNode, scopeOf));
   }
-  return problems;
+  return { problems, reached };
+}
+
+function scopeMap(scopes: ScopedServiceIds): Map<ServiceIdentifier, ValueScope> {
+  const scopeOf = new Map<ServiceIdentifier, ValueScope>();
+  for (const id of scopes.evaluation) scopeOf.set(id, 'evaluation');
+  for (const id of scopes.call) scopeOf.set(id, 'call');
+  return scopeOf;
 }
 
 /** Walks one root's plan tree; plan nodes may be shared, so results are memoised per node. */
@@ -268,9 +294,7 @@ export function scopesReachedBy(
   scopes: ScopedServiceIds,
   options: CheckScopesOptions = {},
 ): ReadonlySet<ValueScope> {
-  const scopeOf = new Map<ServiceIdentifier, ValueScope>();
-  for (const id of scopes.evaluation) scopeOf.set(id, 'evaluation');
-  for (const id of scopes.call) scopeOf.set(id, 'call');
+  const scopeOf = scopeMap(scopes);
   const bindRoot =
     !container.isBound(root) && options.bindUnboundRoots === true && typeof root === 'function';
   let rootNode: PlanServiceNode;
