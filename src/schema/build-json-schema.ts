@@ -1,5 +1,5 @@
-import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { readFieldDescriptions } from '../metadata/describe-metadata.js';
+import { assertUsable } from './assert-params-class-usable.js';
 import type { Class } from '../core/class-type.js';
 import { dump, type JsonValue } from './dump.js';
 import { joinFieldPath } from './field-path.js';
@@ -204,22 +204,6 @@ class SchemaBuilder {
     if (maxItems !== undefined) schema['maxItems'] = maxItems;
     if (uniqueItems) schema['uniqueItems'] = true;
     return schema;
-  }
-}
-
-function assertUsable(shape: ParamsShape, nested: boolean): void {
-  const [problem] = shape.problems;
-  if (problem !== undefined) {
-    const [field, text, fix] = problem;
-    throw new ConfigurationError({ subject: `${shape.type.name}.${field}`, problem: text, fix });
-  }
-  if (nested && shape.fields.size === 0) {
-    throw new ConfigurationError({
-      subject: shape.type.name,
-      problem:
-        'is used with @ValidateNested() but has no validated fields, so class-validator rejects every value of it.',
-      fix: 'Decorate its fields with class-validator decorators, or declare the field with @IsObject() instead of @ValidateNested().',
-    });
   }
 }
 

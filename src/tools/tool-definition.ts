@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
-import { toJsonSchema } from '../schema/to-json-schema.js';
+import { assertParamsClassUsable } from '../schema/assert-params-class-usable.js';
 import type { DataClass, ResultDeclaration } from '../core/class-type.js';
 import type { ToolContext } from './tool-context.js';
 import { ToolExample } from './tool-example.js';
@@ -119,7 +119,8 @@ export class ToolDefinition<P = unknown, R = unknown> {
 
   /**
    * Checks the handler and the params class when the tool is built, so a params
-   * class that could never validate fails at startup (its schema is cached for dispatch).
+   * class that could never validate fails at startup (its JSON Schema is built
+   * on first use).
    */
   protected checkHandler(): void {
     if (typeof this.handler !== 'function') {
@@ -129,7 +130,7 @@ export class ToolDefinition<P = unknown, R = unknown> {
         { paramsType: this.paramsType, placeholder: 'handler' },
       );
     }
-    if (this.paramsType !== undefined) toJsonSchema(this.paramsType, 'standard');
+    if (this.paramsType !== undefined) assertParamsClassUsable(this.paramsType);
   }
 
   private checkExample(example: unknown): ToolExample<P> {
