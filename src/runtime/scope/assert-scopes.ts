@@ -35,8 +35,8 @@ export function assertScopes(
 }
 
 /**
- * {@link assertScopes}, returning the scopes each root reaches (see
- * `scopesReachedBy`), from one plan per root. @internal
+ * {@link assertScopes}, returning the narrower scopes each root's dependencies
+ * reach (see `inspectScopes`), from one plan per root. @internal
  */
 export function assertScopesReached(
   container: Container,

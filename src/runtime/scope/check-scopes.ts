@@ -106,13 +106,14 @@ export function checkScopes(
 /** What {@link inspectScopes} found: the problems, and the scopes each planned root reaches. @internal */
 export interface ScopeInspection {
   readonly problems: ScopeProblem[];
-  /** Per root planned, what {@link scopesReachedBy} would answer for it. */
+  /** Per root planned, the narrower scopes its dependencies reach (see {@link scopesReachedFrom}). */
   readonly reached: ReadonlyMap<ServiceIdentifier, ReadonlySet<ValueScope>>;
 }
 
 /**
- * {@link checkScopes} and {@link scopesReachedBy} for every root from one plan
- * per root (planning is most of the cost of preparing a prompt). @internal
+ * {@link checkScopes}, and the scopes each root reaches, from one plan per
+ * root (planning is most of the cost of preparing a prompt). A root that
+ * cannot be planned is a problem and has no entry in `reached`. @internal
  */
 export function inspectScopes(
   container: Container,
@@ -283,33 +284,9 @@ function hopOf(edge: Edge, binding: PlanBindingNode, multiIndex: number | undefi
 }
 
 /**
- * The narrower scopes `root`'s dependencies reach, read from inversify's plan
- * without instantiating anything. A dependency on a `toDynamicValue` or
- * `toFactory` binding is opaque and counts as reaching the call scope (the
- * safe answer), as does a root that cannot be planned.
- */
-export function scopesReachedBy(
-  container: Container,
-  root: ServiceIdentifier,
-  scopes: ScopedServiceIds,
-  options: CheckScopesOptions = {},
-): ReadonlySet<ValueScope> {
-  const scopeOf = scopeMap(scopes);
-  const bindRoot =
-    !container.isBound(root) && options.bindUnboundRoots === true && typeof root === 'function';
-  let rootNode: PlanServiceNode;
-  try {
-    rootNode = planWithoutResolving(container, root, { placeholders: scopeOf.keys(), bindRoot })
-      .tree.root;
-  } catch {
-    return new Set<ValueScope>(['call']);
-  }
-  return scopesReachedFrom(rootNode, scopeOf);
-}
-
-/**
- * The narrower scopes reached from one node of an inversify plan, with the
- * same rules as {@link scopesReachedBy}. @internal
+ * The narrower scopes reached from one node of an inversify plan. A
+ * dependency on a `toDynamicValue` or `toFactory` binding is opaque and counts
+ * as reaching the call scope (the safe answer). @internal
  */
 export function scopesReachedFrom(
   rootNode: PlanServiceNode,
