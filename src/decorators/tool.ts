@@ -1,6 +1,11 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
-import { getDesignParamTypes, isReflectMetadataLoaded } from '../metadata/metadata-store.js';
+import {
+  getDesignParamTypes,
+  getDesignReturnType,
+  isReflectMetadataLoaded,
+} from '../metadata/metadata-store.js';
 import { recordToolMethod, type ToolOptions } from '../tools/tool-metadata.js';
+import { ToolResult } from '../tools/tool-result.js';
 
 /**
  * Marks a method of a `@Section` class as a tool. The method receives the
@@ -28,6 +33,14 @@ export function Tool(options: ToolOptions): MethodDecorator {
       reflectLoaded: isReflectMetadataLoaded(),
       designParamTypes: getDesignParamTypes(prototype, property),
       declaredParameterCount: typeof method === 'function' ? method.length : 0,
+      method,
+      synchronous: declaresResult(prototype, property, method),
     });
   };
+}
+
+/** Whether the method is declared to return a `ToolResult` itself (compiler metadata), not a promise. */
+function declaresResult(prototype: object, property: string | symbol, method: unknown): boolean {
+  if (typeof method !== 'function' || method.constructor.name === 'AsyncFunction') return false;
+  return getDesignReturnType(prototype, property) === ToolResult;
 }

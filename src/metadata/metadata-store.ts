@@ -66,6 +66,11 @@ export function getDesignParamTypes(
   return Array.isArray(types) ? (types as unknown[]) : undefined;
 }
 
+/** The compiler-emitted return type of a method, if one was emitted. @internal */
+export function getDesignReturnType(target: object, property: string | symbol): unknown {
+  return getDesignMetadata('design:returntype', target, property);
+}
+
 /** The compiler-emitted type of a property, if one was emitted. @internal */
 export function getDesignType(target: object, property: string | symbol): unknown {
   return getDesignMetadata('design:type', target, property);

@@ -1,5 +1,6 @@
 import { readSectionOptions } from './section-metadata.js';
-import { readToolMethods } from '../tools/tool-metadata.js';
+import { readToolMethods, type ToolMethodMetadata } from '../tools/tool-metadata.js';
+import { trackCallFrame } from '../session/call-frame.js';
 import { ToolDefinition, type ToolHandler } from '../tools/tool-definition.js';
 import type { ToolResult } from '../tools/tool-result.js';
 import { MarkdownSection } from './markdown-section.js';
@@ -32,7 +33,8 @@ export function sectionFromClass(cls: Class): MarkdownSection {
         readOnly: method.options.readOnly,
         policies: method.options.policies,
         approval: method.options.approval,
-        handler: methodHandler(cls, method.methodName),
+        synchronous: method.synchronous,
+        handler: methodHandler(cls, method),
       }),
   );
   const section = new MarkdownSection<unknown>({ ...options, tools });
@@ -46,7 +48,10 @@ export function toSection(ref: SectionRef): PromptSection {
   return typeof ref === 'function' ? sectionFromClass(ref) : ref;
 }
 
-function methodHandler(cls: Class, methodName: string): ToolHandler {
+function methodHandler(
+  cls: Class,
+  { methodName, method: declared, synchronous }: ToolMethodMetadata,
+): ToolHandler {
   return (params, context) => {
     const instance = context.services.get(cls) as Record<
       string,
@@ -55,6 +60,10 @@ function methodHandler(cls: Class, methodName: string): ToolHandler {
     const method = instance[methodName];
     if (typeof method !== 'function') {
       throw new TypeError(`${cls.name}.${methodName} is not a method of the resolved instance.`);
+    }
+    // A synchronous method replaced on the resolved instance (a subclass, a test double) may return a promise.
+    if (synchronous && method !== declared) {
+      return trackCallFrame(() => method.call(instance, params, context));
     }
     return method.call(instance, params, context);
   };

@@ -29,6 +29,10 @@ export function runHandler(
 ): ToolResult | Promise<ToolResult> {
   const returned = startHandler(tool, params, context, frame);
   const later = isThenable(returned);
+  if (later && tool.synchronous && !frame.trackedOnRequest) {
+    handlerSettled();
+    throw promiseFromSynchronousHandler(returned);
+  }
   if (!later) handlerSettled();
   // A signal that aborted while the handler ran interrupts the call, whatever it returned
   // (a late rejection of what it returned is then nobody's to handle).
@@ -52,12 +56,32 @@ function startHandler(
   const handler = tool.handler as NonNullable<ToolDefinition['handler']>;
   handlerStarted();
   try {
-    return runInCallFrame(frame, () => handler(params, context));
+    return runInCallFrame(frame, () => handler(params, context), tool.synchronous);
   } catch (error) {
     handlerSettled();
     throw error;
   }
 }
+
+/**
+ * A handler declared synchronous returned a promise: its frame did not follow
+ * what it awaits, so the call cannot keep its guarantees and fails, naming the
+ * fix. What the promise settles to is dropped (its rejection handled here).
+ */
+function promiseFromSynchronousHandler(returned: PromiseLike<unknown>): TypeError {
+  try {
+    returned.then(undefined, () => undefined);
+  } catch {
+    // a `then` that throws: nothing is left to handle
+  }
+  return new TypeError(
+    `the handler is declared synchronous but returned a promise; ${SYNCHRONOUS_FIX}`,
+  );
+}
+
+const SYNCHRONOUS_FIX =
+  "declare a @Tool method's return type as Promise<ToolResult<...>> (or make it async), " +
+  'or leave out `synchronous: true` from a ToolDefinition whose handler may return a promise';
 
 /** {@link handlerSettled} for one handler, however often a thenable calls back. */
 function handlerSettledOnce(): () => void {

@@ -20,6 +20,11 @@ export class CallFrame {
   readonly callId: string;
   /** The call this one runs inside, if any. */
   readonly parent: CallFrame | undefined;
+  /**
+   * Whether the call's code asked for its frame to follow what it awaits
+   * although the call started untracked (see {@link trackCallFrame}).
+   */
+  trackedOnRequest = false;
   #children: Mutex | undefined;
   #closedBecause: string | undefined;
   #ended = false;
@@ -69,16 +74,59 @@ export class CallFrame {
   }
 }
 
-const frames = new AsyncLocalStorage<CallFrame>();
+const frames = new AsyncLocalStorage<CallFrame | undefined>();
+
+/*
+ * A handler declared synchronous (see `ToolDefinition.synchronous`) runs with
+ * its frame in `syncFrame` instead, for as long as it runs: it makes no
+ * promise of its own, so nothing needs to carry the frame across an `await`,
+ * and the promise hooks below stay off. `tracking` says whether `frames` is
+ * enabled (only this module enables or disables it).
+ */
+let syncFrame: CallFrame | undefined;
+let tracking = false;
 
 /** The innermost tool call the current code runs in, if any. @internal */
 export function currentCallFrame(): CallFrame | undefined {
-  return frames.getStore();
+  return syncFrame ?? (tracking ? frames.getStore() : undefined);
 }
 
-/** Runs `fn` as the code of `frame`'s call. @internal */
-export function runInCallFrame<R>(frame: CallFrame, fn: () => R): R {
-  return frames.run(frame, fn);
+/**
+ * Runs `fn` as the code of `frame`'s call. With `untracked` (a handler that
+ * returns at once), the frame is known only while `fn` runs, unless tracking
+ * is on anyway; otherwise it follows everything `fn` awaits. @internal
+ */
+export function runInCallFrame<R>(frame: CallFrame, fn: () => R, untracked = false): R {
+  const outer = syncFrame;
+  if (untracked && !tracking) {
+    syncFrame = frame;
+    try {
+      return fn();
+    } finally {
+      syncFrame = outer;
+    }
+  }
+  tracking = true;
+  if (outer === undefined) return frames.run(frame, fn);
+  syncFrame = undefined;
+  try {
+    return frames.run(frame, fn);
+  } finally {
+    syncFrame = outer;
+  }
+}
+
+/**
+ * Runs `fn` so the current call's frame follows everything it awaits, even
+ * when the call started untracked: for code inside a handler declared
+ * synchronous that turns out to call something that may return a promise (a
+ * `@Tool` method replaced on the resolved instance). @internal
+ */
+export function trackCallFrame<R>(fn: () => R): R {
+  const frame = currentCallFrame();
+  if (frame === undefined) return fn();
+  frame.trackedOnRequest = true;
+  return syncFrame === undefined ? fn() : runInCallFrame(frame, fn);
 }
 
 /*
@@ -109,14 +157,14 @@ export function handlerStarted(): void {
  */
 export function handlerSettled(): void {
   runningHandlers -= 1;
-  if (runningHandlers === 0) endTurnLater();
+  if (runningHandlers === 0 && tracking) endTurnLater();
 }
 
 /** A batch of calls was recorded: tracking stops now if no handler runs (see above). @internal */
 export function callsRecorded(): void {
-  if (runningHandlers !== 0 || stoppedThisTurn) return;
+  if (!tracking || runningHandlers !== 0 || stoppedThisTurn) return;
   stoppedThisTurn = true;
-  frames.disable();
+  stopTracking();
   endTurnLater();
 }
 
@@ -129,7 +177,12 @@ function endTurnLater(): void {
 function endTurn(): void {
   turnEnd = undefined;
   stoppedThisTurn = false;
-  if (runningHandlers === 0) frames.disable();
+  if (runningHandlers === 0) stopTracking();
+}
+
+function stopTracking(): void {
+  tracking = false;
+  frames.disable();
 }
 
 /**
@@ -138,7 +191,14 @@ function endTurn(): void {
  * change it makes. @internal
  */
 export function outsideCallFrames<R>(fn: () => R): R {
-  return frames.exit(fn);
+  const outer = syncFrame;
+  syncFrame = undefined;
+  try {
+    // `run(undefined)` rather than `exit`: on Node 20, `exit` switches the promise hooks off and on.
+    return tracking ? frames.run(undefined, fn) : fn();
+  } finally {
+    syncFrame = outer;
+  }
 }
 
 /**
@@ -151,7 +211,7 @@ export function assertCallOpen(action: () => string): void;
 /** The same, with `action` called with `subject`: no closure to make on every check. @internal */
 export function assertCallOpen<S>(action: (subject: S) => string, subject: S): void;
 export function assertCallOpen(action: (subject?: unknown) => string, subject?: unknown): void {
-  for (let frame = frames.getStore(); frame !== undefined; frame = frame.parent) {
+  for (let frame = currentCallFrame(); frame !== undefined; frame = frame.parent) {
     const reason = frame.closedBecause;
     if (reason !== undefined) throw new ToolCallClosedError(frame.label, reason, action(subject));
   }
@@ -168,7 +228,7 @@ const roots = new WeakMap<object, Mutex>();
  */
 export function sessionLock(session: object): Mutex {
   assertCallOpen(describeNewCall, session);
-  for (let frame = frames.getStore(); frame !== undefined; frame = frame.parent) {
+  for (let frame = currentCallFrame(); frame !== undefined; frame = frame.parent) {
     if (frame.lockedSession === session && !frame.ended) return frame.children;
   }
   let root = roots.get(session);

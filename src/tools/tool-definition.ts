@@ -26,6 +26,15 @@ export interface ToolDefinitionInit<P = unknown, R = unknown> {
   readonly result?: ResultDeclaration | undefined;
   /** The handler. Required unless the tool is a {@link NativeTool}. */
   readonly handler?: ToolHandler<P, R> | undefined;
+  /**
+   * The handler returns its `ToolResult` directly, never a promise. Its calls
+   * then skip tracking asynchronous context (on Node 20 that tracking turns on
+   * promise hooks for the whole process while a handler runs); a promise
+   * returned anyway fails the call, naming this option. Defaults to `false`;
+   * a `@Tool` method is synchronous when its declared return type is
+   * `ToolResult<...>` and it is not `async`.
+   */
+  readonly synchronous?: boolean | undefined;
   /** Worked examples, rendered into the section text. */
   readonly examples?: readonly ToolExample<P>[] | undefined;
   /** Whether prompt overrides may replace the description. Defaults to `true`. */
@@ -60,6 +69,8 @@ export class ToolDefinition<P = unknown, R = unknown> {
   readonly resultContainer: 'object' | 'array';
   /** The handler, or `undefined` for a provider-executed tool. */
   readonly handler: ToolHandler<P, R> | undefined;
+  /** Whether the handler returns its result directly, never a promise (see {@link ToolDefinitionInit.synchronous}). */
+  readonly synchronous: boolean;
   /** Validated worked examples. */
   readonly examples: readonly ToolExample<P>[];
   /** Whether prompt overrides may replace the description. */
@@ -86,6 +97,7 @@ export class ToolDefinition<P = unknown, R = unknown> {
       : (result as DataClass | undefined);
     this.resultContainer = Array.isArray(result) ? 'array' : 'object';
     this.handler = init.handler;
+    this.synchronous = init.synchronous === true;
     this.acceptsOverrides = init.acceptsOverrides ?? this.defaultAcceptsOverrides();
     this.readOnly = init.readOnly ?? false;
     this.policies = checkPolicies(`Tool '${this.name}'`, init.policies);

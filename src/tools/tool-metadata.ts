@@ -42,6 +42,10 @@ export interface ToolMethodRecord {
   readonly reflectLoaded: boolean;
   readonly designParamTypes: readonly unknown[] | undefined;
   readonly declaredParameterCount: number;
+  /** The decorated method itself. */
+  readonly method: unknown;
+  /** Whether the method is declared to return a `ToolResult` directly (see `ToolDefinitionInit.synchronous`). */
+  readonly synchronous: boolean;
 }
 
 /** A validated `@Tool` method of a section class. */
@@ -54,6 +58,10 @@ export interface ToolMethodMetadata {
   readonly paramsType: DataClass | undefined;
   /** The decorator's options. */
   readonly options: ToolOptions;
+  /** The decorated method itself. */
+  readonly method: unknown;
+  /** Whether the method is declared to return a `ToolResult` directly, not a promise. */
+  readonly synchronous: boolean;
 }
 
 type RecordMap = ReadonlyMap<string, ToolMethodRecord>;
@@ -118,6 +126,15 @@ const builtinTypes = new Set<unknown>([
   Set,
 ]);
 
+function methodMetadata(
+  record: ToolMethodRecord,
+  name: string,
+  paramsType: DataClass | undefined,
+): ToolMethodMetadata {
+  const { methodName, options, method, synchronous } = record;
+  return { methodName, name, paramsType, options, method, synchronous };
+}
+
 function validateRecord(className: string, record: ToolMethodRecord): ToolMethodMetadata {
   const subject = `@Tool ${className}.${record.methodName}`;
   const name = record.options.name ?? toolNameFromMethod(record.methodName);
@@ -133,10 +150,9 @@ function validateRecord(className: string, record: ToolMethodRecord): ToolMethod
     if (typeof explicit !== 'function' || builtinTypes.has(explicit) || explicit === Object) {
       throw nonClassParams(subject, explicit);
     }
-    return { methodName: record.methodName, name, paramsType: explicit, options: record.options };
+    return methodMetadata(record, name, explicit);
   }
-  const paramsType = reflectedParamsType(subject, record);
-  return { methodName: record.methodName, name, paramsType, options: record.options };
+  return methodMetadata(record, name, reflectedParamsType(subject, record));
 }
 
 /** The params class from the method's decorator metadata, or `undefined` when it takes none. */

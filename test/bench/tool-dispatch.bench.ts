@@ -3,7 +3,9 @@
  * from the model's JSON arguments to the text the model reads back:
  * - affordance: lookup, parse + validate (class-validator), call scope (child
  *   container), frozen ToolContext, session + resource snapshot, handler,
- *   rendering, `ToolInvoked` into the session, scope disposal;
+ *   rendering, `ToolInvoked` into the session, scope disposal; for a plain
+ *   handler, a plain handler declared `synchronous`, and `@Tool` methods
+ *   (declared to return a `ToolResult`, so synchronous too);
  * - the OpenAI Agents SDK (`@openai/agents-core`): `invokeFunctionTool` on a
  *   `tool()` with a zod schema (parse, validate, execute, stringify);
  * - a bare function call on `JSON.parse`d arguments, no validation;
@@ -70,6 +72,14 @@ const plainSection = new MarkdownSection({
       name: 'echo_plain',
       description: 'Repeat text.',
       params: EchoParams,
+      handler: (params: EchoParams) => ToolResult.ok(params.text.repeat(params.count), 'Echoed.'),
+    }),
+    // The same tool declared synchronous: its calls skip tracking async context.
+    new ToolDefinition({
+      name: 'echo_sync',
+      description: 'Repeat text.',
+      params: EchoParams,
+      synchronous: true,
       handler: (params: EchoParams) => ToolResult.ok(params.text.repeat(params.count), 'Echoed.'),
     }),
     // The same tool behind one policy that allows every call: the cost of the policy gate.
@@ -162,6 +172,11 @@ export default async function run(): Promise<void> {
     {
       name: `affordance, plain ToolDefinition handler${suffix}`,
       run: affordanceDispatch('echo_plain'),
+      goal: 0.8,
+    },
+    {
+      name: `affordance, plain handler declared synchronous${suffix}`,
+      run: affordanceDispatch('echo_sync'),
       goal: 0.8,
     },
     {

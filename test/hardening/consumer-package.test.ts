@@ -104,6 +104,7 @@ beforeAll(() => {
   writeFileSync(join(consumer, 'agent.mjs'), esmConsumer);
   writeFileSync(join(consumer, 'typed.ts'), typedConsumer);
   writeFileSync(join(consumer, 'hooks.mjs'), hooksConsumer);
+  writeFileSync(join(consumer, 'sync-hooks.mjs'), syncHooksConsumer);
   writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(typedConsumerConfig));
 }, 120_000);
 
@@ -165,6 +166,17 @@ describe('The packed package', () => {
       afterFailure: false,
       texts: ['Done.', 'Done.'],
       outcomes: ['success', 'success', 'success', 'failure'],
+    });
+  });
+
+  it('runs a handler declared synchronous without turning promise hooks on', () => {
+    // A promise made inside the handler runs its reaction with executionAsyncId() 0 only when the
+    // hooks were off as it was made. The undeclared handler, run second, shows the check can fail.
+    const output = run(process.execPath, ['sync-hooks.mjs'], consumer);
+    expect(JSON.parse(output)).toEqual({
+      synchronous: false,
+      undeclared: true,
+      texts: ['Done.', 'Done.'],
     });
   });
 
@@ -354,4 +366,34 @@ console.log(JSON.stringify({
   texts: [first.text, second.text],
   outcomes: session.slice(ToolInvoked).all().map((call) => call.outcome),
 }));
+`;
+
+/** A tool declared synchronous, then an undeclared one, each checking whether promise hooks are on. */
+const syncHooksConsumer = `import 'reflect-metadata';
+import { executionAsyncId } from 'node:async_hooks';
+import { MarkdownSection, Prompt, ToolDefinition, ToolResult } from 'affordance';
+import { createTestRuntime } from 'affordance/testing';
+
+const seen = {};
+function probe(name) {
+  return () => {
+    seen[name] = Promise.resolve().then(() => executionAsyncId() !== 0);
+    return ToolResult.ok(name);
+  };
+}
+const tools = [
+  new ToolDefinition({ name: 'synchronous', description: 'Declared synchronous.', synchronous: true, handler: probe('synchronous') }),
+  new ToolDefinition({ name: 'undeclared', description: 'Not declared.', handler: probe('undeclared') }),
+];
+const prompt = new Prompt({
+  ns: 'consumer',
+  key: 'sync-hooks',
+  sections: [new MarkdownSection({ key: 'work', title: 'Work', template: 'Work.', tools })],
+});
+const texts = [];
+for (const name of ['synchronous', 'undeclared']) {
+  const response = await createTestRuntime({ script: [{ toolCalls: [{ name }] }, { text: 'Done.' }] }).evaluate(prompt);
+  texts.push(response.text);
+}
+console.log(JSON.stringify({ synchronous: await seen.synchronous, undeclared: await seen.undeclared, texts }));
 `;
