@@ -2,7 +2,7 @@ import { describeThrown } from '../core/errors/describe-thrown.js';
 import type { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import { ToolValidationError } from '../core/errors/tool-validation-error.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
-import { parseToolArguments } from '../schema/parse-tool-arguments.js';
+import { parseToolArgumentsNow } from '../schema/parse-tool-arguments.js';
 import type { CallFrame } from '../session/call-frame.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
@@ -274,7 +274,7 @@ class ToolCallRun {
       decodeNoArguments(this.#call.arguments);
       return undefined;
     }
-    return parseToolArguments(tool.paramsType, this.#call.arguments, {
+    return parseToolArgumentsNow(tool.paramsType, this.#call.arguments, {
       profile: this.#scope.argumentsProfile(tool.name),
     });
   }

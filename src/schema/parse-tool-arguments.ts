@@ -82,6 +82,21 @@ export async function parseToolArguments<T>(
   raw: unknown,
   options?: ParseToolArgumentsOptions,
 ): Promise<T> {
+  return await parseToolArgumentsNow(paramsType, raw, options);
+}
+
+/**
+ * {@link parseToolArguments}, answering at once when it can: the instance
+ * itself when the compiled fast path accepts the arguments (or the class has
+ * no fields), a promise only when class-validator runs. Throws (rather than
+ * rejects) a `ToolValidationError` found before class-validator runs; a tool
+ * call then needs no promise to decode its arguments. @internal
+ */
+export function parseToolArgumentsNow<T>(
+  paramsType: new (...args: never[]) => T,
+  raw: unknown,
+  options?: ParseToolArgumentsOptions,
+): T | Promise<T> {
   try {
     const decoded = decode(paramsType, raw);
     if (!isPlainObject(decoded)) {
@@ -95,14 +110,26 @@ export async function parseToolArguments<T>(
     // The compiled fast path answers only for arguments it accepts; anything else takes the full path.
     const fast = parseCompiled(paramsType, shape, decoded, options?.profile ?? 'standard');
     if (fast !== undefined) return fast as T;
-    return await parseWithClassValidator(paramsType, shape, decoded, options?.profile);
-  } catch (error) {
-    if (ToolValidationError.is(error)) throw error;
-    throw new ToolValidationError(
-      [{ path: '', message: `Arguments could not be validated: ${describeThrown(error)}` }],
-      { paramsType, cause: error },
+    return parseWithClassValidator(paramsType, shape, decoded, options?.profile).catch(
+      (error: unknown) => {
+        throw asValidationError(paramsType, error);
+      },
     );
+  } catch (error) {
+    throw asValidationError(paramsType, error);
   }
+}
+
+/** `error` as thrown by {@link parseToolArguments}: a `ToolValidationError` whatever went wrong. */
+function asValidationError(
+  paramsType: abstract new (...args: never[]) => unknown,
+  error: unknown,
+): ToolValidationError {
+  if (ToolValidationError.is(error)) return error;
+  return new ToolValidationError(
+    [{ path: '', message: `Arguments could not be validated: ${describeThrown(error)}` }],
+    { paramsType, cause: error },
+  );
 }
 
 /**

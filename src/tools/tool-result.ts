@@ -23,7 +23,8 @@ export interface RenderableValue {
 /**
  * What a tool handler returns: a message for the model, an optional value
  * and whether the call succeeded. Build it with {@link ToolResult.ok} or
- * {@link ToolResult.error}.
+ * {@link ToolResult.error}. Frozen once built; its value is frozen when the
+ * session records the call.
  */
 export class ToolResult<T = unknown> {
   /** A short message for the model. */
@@ -40,6 +41,8 @@ export class ToolResult<T = unknown> {
     this.value = init.value ?? null;
     this.success = init.success ?? true;
     this.excludeValueFromContext = init.excludeValueFromContext ?? false;
+    // Frozen once built (a subclass freezes itself if it wants to): the session then walks only the value.
+    if (new.target === ToolResult) Object.freeze(this);
   }
 
   /** A successful result carrying `value`. */

@@ -50,8 +50,22 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
         ? [event.result.value]
         : [],
     // Every object a ToolInvoked holds besides its createdAt (frozen when the event is built); the
-    // rest are primitives (strings, numbers, booleans).
-    contents: (event) => [event.params, event.rawArguments, event.result, event.usage],
+    // rest are primitives (strings, numbers, booleans). A ToolResult is frozen when built, so only
+    // its fields are walked (reading their values costs less than reading a descriptor per field).
+    contents: (event) => {
+      const { result } = event;
+      return Object.isFrozen(result) && result.constructor === ToolResult
+        ? [
+            event.params,
+            event.rawArguments,
+            result.message,
+            result.value,
+            result.success,
+            result.excludeValueFromContext,
+            event.usage,
+          ]
+        : [event.params, event.rawArguments, result, event.usage];
+    },
   };
 
   /** The tool's name. */
