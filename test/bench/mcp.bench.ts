@@ -6,7 +6,10 @@
  *   server a user would otherwise write: the baseline;
  * - affordance's `McpToolServer` serving the same tool declared with a
  *   class-validator params class: validated, run in its call scope and
- *   recorded as a `ToolInvoked` in the connection's session (goal ≤ ×1.25).
+ *   recorded as a `ToolInvoked` in the connection's session (goal ≤ ×1.25);
+ *   and the same tool declared `synchronous`, whose calls leave promise hooks
+ *   off (a plain handler turns them on and off once per call here, each call
+ *   arriving in its own turn of the event loop).
  */
 import 'reflect-metadata';
 
@@ -28,6 +31,7 @@ class ChargeParams {
 }
 
 const call = { name: 'charge', arguments: { orderId: 'A-1', amount: 3 } };
+const syncCall = { name: 'charge_sync', arguments: call.arguments };
 
 async function connected(server: { connect(transport: InMemoryTransport): Promise<void> }) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -65,6 +69,15 @@ export default async function main(): Promise<void> {
             handler: (params) =>
               ToolResult.ok(null, `Charged ${params.amount} to ${params.orderId}.`),
           }),
+          // The same tool declared synchronous: its calls leave promise hooks off.
+          new ToolDefinition({
+            name: 'charge_sync',
+            description: 'Charge an order.',
+            params: ChargeParams,
+            synchronous: true,
+            handler: (params) =>
+              ToolResult.ok(null, `Charged ${params.amount} to ${params.orderId}.`),
+          }),
         ],
       }),
     ],
@@ -80,6 +93,11 @@ export default async function main(): Promise<void> {
       {
         name: 'affordance McpToolServer, class-validator params, recorded',
         run: () => ourClient.callTool(call),
+        goal: 1.25,
+      },
+      {
+        name: 'the same, handler declared synchronous',
+        run: () => ourClient.callTool(syncCall),
         goal: 1.25,
       },
     ],

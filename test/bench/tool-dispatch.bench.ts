@@ -201,7 +201,7 @@ export default async function run(): Promise<void> {
   const few = await compare(
     'Dispatch of one trivial tool call, JSON arguments to model text',
     contenders(''),
-    { baseline: agents, batch: 1_000, rounds: 15 },
+    { baseline: agents, batch: 1_000, rounds: 40 },
   );
 
   console.log('\nAllocated per call (V8 GC profiler over 20,000 calls)');
@@ -220,7 +220,7 @@ export default async function run(): Promise<void> {
   const many = await compare(
     'The same, with 1,000 more params classes declared in the process',
     contenders(' [1,000 classes]'),
-    { baseline: `${agents} [1,000 classes]`, batch: 1_000, rounds: 15 },
+    { baseline: `${agents} [1,000 classes]`, batch: 1_000, rounds: 40 },
   );
   const plainFew = few.find((row) => row.name === 'affordance, plain ToolDefinition handler');
   const plainMany = many.find((row) => row.name.startsWith('affordance, plain ToolDefinition'));
