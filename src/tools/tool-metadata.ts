@@ -33,6 +33,13 @@ export interface ToolOptions {
   readonly policies?: readonly PolicyRef[];
   /** Whether a call waits for a person's approval: `true`, or a predicate of the params and context. */
   readonly approval?: ToolApproval;
+  /**
+   * The method returns its `ToolResult` directly, never a promise (see
+   * `ToolDefinitionInit.synchronous`). Inferred from the declared return type
+   * (`ToolResult<...>`, not `async`); give it where your compiler emits no
+   * decorator metadata, or `false` to keep tracking a method declared so.
+   */
+  readonly synchronous?: boolean;
 }
 
 /** What `@Tool` records for one method; validated when read. @internal */
@@ -44,7 +51,7 @@ export interface ToolMethodRecord {
   readonly declaredParameterCount: number;
   /** The decorated method itself. */
   readonly method: unknown;
-  /** Whether the method is declared to return a `ToolResult` directly (see `ToolDefinitionInit.synchronous`). */
+  /** Whether the method's declared return type is `ToolResult<...>` and it is not `async` (compiler metadata). */
   readonly synchronous: boolean;
 }
 
@@ -60,7 +67,7 @@ export interface ToolMethodMetadata {
   readonly options: ToolOptions;
   /** The decorated method itself. */
   readonly method: unknown;
-  /** Whether the method is declared to return a `ToolResult` directly, not a promise. */
+  /** Whether the method returns a `ToolResult` directly, not a promise: as declared, or as its options say. */
   readonly synchronous: boolean;
 }
 
@@ -131,8 +138,31 @@ function methodMetadata(
   name: string,
   paramsType: DataClass | undefined,
 ): ToolMethodMetadata {
-  const { methodName, options, method, synchronous } = record;
+  const { methodName, options, method } = record;
+  const synchronous = options.synchronous ?? record.synchronous;
   return { methodName, name, paramsType, options, method, synchronous };
+}
+
+/** Refuses a `synchronous` option that is not a boolean, or that an `async` method contradicts. */
+function checkSynchronous(subject: string, record: ToolMethodRecord): void {
+  const given: unknown = record.options.synchronous;
+  if (given === undefined || given === false) return;
+  if (given !== true) {
+    throw new ConfigurationError({
+      subject,
+      problem: `synchronous must be true or false, got ${typeof given}.`,
+      fix: 'Pass `synchronous: true` for a method that returns its ToolResult directly, or leave it out.',
+    });
+  }
+  const method = record.method as { constructor?: { name?: unknown } } | undefined;
+  if (method?.constructor?.name === 'AsyncFunction') {
+    throw new ConfigurationError({
+      subject,
+      problem:
+        'the method is async, so it returns a promise, but its options say synchronous: true.',
+      fix: 'Remove `synchronous: true`, or make the method return its ToolResult directly.',
+    });
+  }
 }
 
 function validateRecord(className: string, record: ToolMethodRecord): ToolMethodMetadata {
@@ -145,6 +175,7 @@ function validateRecord(className: string, record: ToolMethodRecord): ToolMethod
       fix: `Declare it as \`${record.methodName}(params: Params, context: ToolContext)\`; a tool without arguments takes \`(_params: undefined, context: ToolContext)\`.`,
     });
   }
+  checkSynchronous(subject, record);
   const explicit = record.options.params;
   if (explicit !== undefined) {
     if (typeof explicit !== 'function' || builtinTypes.has(explicit) || explicit === Object) {

@@ -1,4 +1,5 @@
 import {
+  ConfigurationError,
   Prompt,
   PromptEvaluationError,
   Section,
@@ -12,7 +13,7 @@ import {
 } from 'affordance';
 import { createTestRuntime } from 'affordance/testing';
 
-import { catchRejection } from '../support/catch-error.js';
+import { catchError, catchRejection } from '../support/catch-error.js';
 import { deferred } from '../support/deferred.js';
 import { Note, workPrompt } from './work-prompt.js';
 
@@ -65,6 +66,62 @@ describe('Synchronous handlers', () => {
       new ToolDefinition({ name: 'plain', description: 'Plain.', handler, synchronous: true })
         .synchronous,
     ).toBe(true);
+  });
+
+  it('can be named in @Tool options, for a compiler without decorator metadata or to opt out', () => {
+    @Section({ key: 'said', title: 'Said', template: 'Tools that say what they are.' })
+    class Said {
+      @Tool({ name: 'said_sync', description: 'Says it is synchronous.', synchronous: true })
+      saidSync(_params: undefined, _context: ToolContext) {
+        return ToolResult.ok('now');
+      }
+
+      @Tool({ name: 'opted_out', description: 'Declared, but opts out.', synchronous: false })
+      optedOut(_params: undefined, _context: ToolContext): ToolResult<string> {
+        return ToolResult.ok('now');
+      }
+    }
+    const rendered = new Prompt({ ns: 'sync', key: 'said', sections: [Said] }).render();
+    expect(rendered.tools.map((tool) => [tool.name, tool.synchronous])).toEqual([
+      ['said_sync', true],
+      ['opted_out', false],
+    ]);
+  });
+
+  it('refuses `synchronous: true` on an async method, and a value that is not a boolean', () => {
+    @Section({ key: 'contradicts', title: 'Contradicts', template: 'Wrong.' })
+    class Contradicts {
+      @Tool({ name: 'late', description: 'Async, said synchronous.', synchronous: true })
+      async late(_params: undefined, _context: ToolContext): Promise<ToolResult<string>> {
+        await Promise.resolve();
+        return ToolResult.ok('later');
+      }
+    }
+    const contradiction = catchError(ConfigurationError, () =>
+      new Prompt({ ns: 'sync', key: 'contradicts', sections: [Contradicts] }).render(),
+    );
+    expect(contradiction.message).toBe(
+      '@Tool Contradicts.late: the method is async, so it returns a promise, but its options say synchronous: true. ' +
+        'Fix: Remove `synchronous: true`, or make the method return its ToolResult directly.',
+    );
+
+    @Section({ key: 'unclear', title: 'Unclear', template: 'Wrong.' })
+    class Unclear {
+      @Tool({
+        name: 'unclear',
+        description: 'Not a boolean.',
+        synchronous: 'yes' as unknown as boolean,
+      })
+      unclear(_params: undefined, _context: ToolContext): ToolResult<string> {
+        return ToolResult.ok('now');
+      }
+    }
+    const unclear = catchError(ConfigurationError, () =>
+      new Prompt({ ns: 'sync', key: 'unclear', sections: [Unclear] }).render(),
+    );
+    expect(unclear.message).toContain(
+      '@Tool Unclear.unclear: synchronous must be true or false, got string.',
+    );
   });
 
   it('run and record their calls like any other, their failures rolled back', async () => {
