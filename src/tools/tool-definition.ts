@@ -7,6 +7,7 @@ import { ToolExample } from './tool-example.js';
 import { validateDescription, validateToolName } from './tool-name.js';
 import type { ToolResult } from './tool-result.js';
 import { checkPolicies, type PolicyRef, type ToolApproval } from './tool-policy.js';
+import { checkSynchronous } from './check-synchronous.js';
 
 /** A tool handler: receives the parsed params and the call's context; sync or async. */
 // Method syntax keeps `params` bivariant, so a ToolDefinition<MyParams> fits where any tool is expected.
@@ -97,7 +98,12 @@ export class ToolDefinition<P = unknown, R = unknown> {
       : (result as DataClass | undefined);
     this.resultContainer = Array.isArray(result) ? 'array' : 'object';
     this.handler = init.handler;
-    this.synchronous = init.synchronous === true;
+    this.synchronous = checkSynchronous(
+      `Tool '${this.name}'`,
+      init.synchronous,
+      init.handler,
+      'handler',
+    );
     this.acceptsOverrides = init.acceptsOverrides ?? this.defaultAcceptsOverrides();
     this.readOnly = init.readOnly ?? false;
     this.policies = checkPolicies(`Tool '${this.name}'`, init.policies);

@@ -3,6 +3,7 @@ import type { Class, DataClass, ResultDeclaration } from '../core/class-type.js'
 import type { ToolExample } from './tool-example.js';
 import type { PolicyRef, ToolApproval } from './tool-policy.js';
 import { toolNameFromMethod } from './tool-name.js';
+import { checkSynchronous } from './check-synchronous.js';
 import {
   getOwnMetadata,
   mergeOverClassChain,
@@ -143,28 +144,6 @@ function methodMetadata(
   return { methodName, name, paramsType, options, method, synchronous };
 }
 
-/** Refuses a `synchronous` option that is not a boolean, or that an `async` method contradicts. */
-function checkSynchronous(subject: string, record: ToolMethodRecord): void {
-  const given: unknown = record.options.synchronous;
-  if (given === undefined || given === false) return;
-  if (given !== true) {
-    throw new ConfigurationError({
-      subject,
-      problem: `synchronous must be true or false, got ${typeof given}.`,
-      fix: 'Pass `synchronous: true` for a method that returns its ToolResult directly, or leave it out.',
-    });
-  }
-  const method = record.method as { constructor?: { name?: unknown } } | undefined;
-  if (method?.constructor?.name === 'AsyncFunction') {
-    throw new ConfigurationError({
-      subject,
-      problem:
-        'the method is async, so it returns a promise, but its options say synchronous: true.',
-      fix: 'Remove `synchronous: true`, or make the method return its ToolResult directly.',
-    });
-  }
-}
-
 function validateRecord(className: string, record: ToolMethodRecord): ToolMethodMetadata {
   const subject = `@Tool ${className}.${record.methodName}`;
   const name = record.options.name ?? toolNameFromMethod(record.methodName);
@@ -175,7 +154,7 @@ function validateRecord(className: string, record: ToolMethodRecord): ToolMethod
       fix: `Declare it as \`${record.methodName}(params: Params, context: ToolContext)\`; a tool without arguments takes \`(_params: undefined, context: ToolContext)\`.`,
     });
   }
-  checkSynchronous(subject, record);
+  checkSynchronous(subject, record.options.synchronous, record.method, 'method');
   const explicit = record.options.params;
   if (explicit !== undefined) {
     if (typeof explicit !== 'function' || builtinTypes.has(explicit) || explicit === Object) {

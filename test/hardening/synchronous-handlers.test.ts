@@ -101,7 +101,7 @@ describe('Synchronous handlers', () => {
       new Prompt({ ns: 'sync', key: 'contradicts', sections: [Contradicts] }).render(),
     );
     expect(contradiction.message).toBe(
-      '@Tool Contradicts.late: the method is async, so it returns a promise, but its options say synchronous: true. ' +
+      '@Tool Contradicts.late: the method is async, so it returns a promise, but synchronous: true says it returns its ToolResult directly. ' +
         'Fix: Remove `synchronous: true`, or make the method return its ToolResult directly.',
     );
 
@@ -121,6 +121,39 @@ describe('Synchronous handlers', () => {
     );
     expect(unclear.message).toContain(
       '@Tool Unclear.unclear: synchronous must be true or false, got string.',
+    );
+  });
+
+  it('refuses `synchronous: true` on a ToolDefinition with an async handler, and a value that is not a boolean', () => {
+    const asyncHandler = catchError(
+      ConfigurationError,
+      () =>
+        new ToolDefinition({
+          name: 'late',
+          description: 'Async, said synchronous.',
+          synchronous: true,
+          handler: async () => {
+            await Promise.resolve();
+            return ToolResult.ok('later');
+          },
+        }),
+    );
+    expect(asyncHandler.message).toBe(
+      "Tool 'late': the handler is async, so it returns a promise, but synchronous: true says it returns its ToolResult directly. " +
+        'Fix: Remove `synchronous: true`, or make the handler return its ToolResult directly.',
+    );
+    const unclear = catchError(
+      ConfigurationError,
+      () =>
+        new ToolDefinition({
+          name: 'unclear',
+          description: 'Not a boolean.',
+          synchronous: 1 as unknown as boolean,
+          handler: () => ToolResult.ok('now'),
+        }),
+    );
+    expect(unclear.message).toContain(
+      "Tool 'unclear': synchronous must be true or false, got number.",
     );
   });
 
