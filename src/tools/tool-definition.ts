@@ -33,7 +33,7 @@ export interface ToolDefinitionInit<P = unknown, R = unknown> {
    * promise hooks for the whole process while a handler runs); a promise
    * returned anyway fails the call, naming this option. Defaults to `false`;
    * a `@Tool` method is synchronous when its declared return type is
-   * `ToolResult<...>` and it is not `async`.
+   * `ToolResult<...>` and it is not `async`, or when its options say so.
    */
   readonly synchronous?: boolean | undefined;
   /** Worked examples, rendered into the section text. */
