@@ -1,3 +1,5 @@
+import { dataProperty, setOwnData } from './set-own-data.js';
+
 /** Objects nested deeper than this are kept as they are rather than copied (no stack overflow). */
 const MAX_COPY_DEPTH = 256;
 
@@ -56,26 +58,23 @@ function copyObject(value: object, seen: Map<object, unknown>, depth: number): u
   }
   if (!copyablePrototype(proto)) return value;
   const keys = Reflect.ownKeys(value);
-  const descriptors: PropertyDescriptor[] = [];
   for (const key of keys) {
     if (typeof key === 'symbol') return value;
-    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    const descriptor = Reflect.getOwnPropertyDescriptor(value, key);
     if (descriptor === undefined || !('value' in descriptor) || descriptor.enumerable !== true) {
       return value;
     }
-    descriptors.push(descriptor);
   }
-  const target = Object.create(proto) as object;
+  const plain = proto === null || proto === Object.prototype;
+  const target = (plain && proto !== null ? {} : Object.create(proto)) as Record<string, unknown>;
   seen.set(value, target);
-  keys.forEach((key, index) => {
-    const descriptor = descriptors[index] as PropertyDescriptor;
-    Object.defineProperty(target, key, {
-      value: copy(descriptor.value, seen, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  });
+  for (const key of keys as string[]) {
+    // Every key is an own data property (checked above), so reading it runs no getter.
+    const item = copy((value as Record<string, unknown>)[key], seen, depth + 1);
+    // A class's prototype may have setters for any key: defined there, assigned where safe.
+    if (plain) setOwnData(target, key, item);
+    else Object.defineProperty(target, key, dataProperty(item));
+  }
   return target;
 }
 

@@ -1,3 +1,5 @@
+import { setOwnData } from '../core/set-own-data.js';
+
 /** A JSON value as `dump` produces it. */
 export type JsonValue =
   string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -53,25 +55,27 @@ function dumpObject(value: object, open: object[]): JsonValue | undefined {
     }
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') return dumpValue(toJSON.call(value), open);
-    const entries: Iterable<[unknown, unknown]> =
-      value instanceof Map ? value.entries() : Object.entries(value);
     const result: Record<string, JsonValue> = {};
-    for (const [key, item] of entries) {
-      const dumped = dumpValue(item, open);
-      if (dumped === undefined) continue;
-      const name = String(key);
-      // defineProperty keeps `__proto__` a plain data key; any other key is assigned.
-      if (name === '__proto__') {
-        Object.defineProperty(result, name, {
-          value: dumped,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else result[name] = dumped;
+    if (value instanceof Map) {
+      for (const [key, item] of value as Map<unknown, unknown>) {
+        addDumped(result, String(key), dumpValue(item, open));
+      }
+    } else {
+      // Own enumerable string keys read one by one, as `Object.entries` would, without its pairs.
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record)) addDumped(result, key, dumpValue(record[key], open));
     }
     return result;
   } finally {
     open.pop();
   }
+}
+
+/** Sets `name` on `result` unless `dumped` is undefined, as an own data property whatever its name. */
+function addDumped(
+  result: Record<string, JsonValue>,
+  name: string,
+  dumped: JsonValue | undefined,
+): void {
+  if (dumped !== undefined) setOwnData(result, name, dumped);
 }

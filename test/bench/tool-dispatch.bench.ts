@@ -10,7 +10,10 @@
  *   `tool()` with a zod schema (parse, validate, execute, stringify);
  * - a bare function call on `JSON.parse`d arguments, no validation;
  * - the plain tool behind one policy that allows every call (the policy gate's
- *   cost; its goal, ×1.25 of the plain tool, is this project's own bar).
+ *   cost; its goal, ×1.25 of the plain tool, is this project's own bar);
+ * - then the same tool answering a small record instead of a string, as most
+ *   real tools do (affordance copies, renders and freezes it; the SDK's result
+ *   is stringified as it would be for the model).
  *
  * The executor and scope are internal, so everything is imported from src/.
  */
@@ -64,6 +67,26 @@ class EchoWithContextSection {
   }
 }
 
+/** What the object-returning tools answer: a small record, as most real tools return. */
+interface Echoed {
+  readonly text: string;
+  readonly count: number;
+  readonly truncated: boolean;
+}
+const echoed = (params: { text: string; count: number }): Echoed => ({
+  text: params.text.repeat(params.count),
+  count: params.count,
+  truncated: false,
+});
+
+@Section({ key: 'echo-object', title: 'Echo as a record' })
+class EchoObjectSection {
+  @Tool({ name: 'echo_object', description: 'Repeat text, as a record.' })
+  echo(params: EchoParams, _context: ToolContext): ToolResult<Echoed> {
+    return ToolResult.ok(echoed(params), 'Echoed.');
+  }
+}
+
 const plainSection = new MarkdownSection({
   key: 'plain',
   title: 'Plain',
@@ -81,6 +104,13 @@ const plainSection = new MarkdownSection({
       params: EchoParams,
       synchronous: true,
       handler: (params: EchoParams) => ToolResult.ok(params.text.repeat(params.count), 'Echoed.'),
+    }),
+    // The same tool answering a record instead of a string: copied, rendered as JSON and frozen.
+    new ToolDefinition({
+      name: 'echo_object_plain',
+      description: 'Repeat text, as a record.',
+      params: EchoParams,
+      handler: (params: EchoParams) => ToolResult.ok(echoed(params), 'Echoed.'),
     }),
     // The same tool behind one policy that allows every call: the cost of the policy gate.
     new ToolDefinition({
@@ -101,7 +131,7 @@ export default async function run(): Promise<void> {
   const prompt = new Prompt({
     ns: 'bench',
     key: 'echo',
-    sections: [EchoSection, EchoWithContextSection, plainSection],
+    sections: [EchoSection, EchoWithContextSection, EchoObjectSection, plainSection],
   });
   runtime.prepare(prompt);
   const rendered = prompt.render();
@@ -133,18 +163,20 @@ export default async function run(): Promise<void> {
   let evaluation = scope();
   const executor = new ToolExecutor({ readOnlyConcurrency: 1, clock: runtime.clock });
   let calls = 0;
-  const affordanceDispatch = (name: string) => async (): Promise<void> => {
-    calls += 1;
-    if (calls % 1_000 === 0) {
-      session = new Session();
-      evaluation = scope();
-    }
-    const {
-      outcomes: [outcome],
-    } = await executor.execute(evaluation, [{ callId: 'c', name, arguments: argumentsJson }]);
-    if (outcome?.message !== 'Echoed.\n\nhihihi')
-      throw new Error(`unexpected message ${String(outcome?.message)}`);
-  };
+  const affordanceDispatch =
+    (name: string, expected = 'Echoed.\n\nhihihi') =>
+    async (): Promise<void> => {
+      calls += 1;
+      if (calls % 1_000 === 0) {
+        session = new Session();
+        evaluation = scope();
+      }
+      const {
+        outcomes: [outcome],
+      } = await executor.execute(evaluation, [{ callId: 'c', name, arguments: argumentsJson }]);
+      if (outcome?.message !== expected)
+        throw new Error(`unexpected message ${String(outcome?.message)}`);
+    };
 
   const agentsTool = tool({
     name: 'echo',
@@ -156,6 +188,28 @@ export default async function run(): Promise<void> {
   const agentsDispatch = async (): Promise<void> => {
     const result = await invokeFunctionTool({ tool: agentsTool, runContext, input: argumentsJson });
     if (result !== 'hihihi') throw new Error(`unexpected result ${JSON.stringify(result)}`);
+  };
+
+  const agentsObjectTool = tool({
+    name: 'echo_object',
+    description: 'Repeat text, as a record.',
+    parameters: z.object({ text: z.string(), count: z.number().int().min(1).max(10) }),
+    execute: (params) => echoed(params),
+  });
+  const objectText = JSON.stringify(echoed({ text: 'hi', count: 3 }));
+  // The SDK hands a result that is not a string to the model as its JSON text.
+  const agentsObjectDispatch = async (): Promise<void> => {
+    const result = await invokeFunctionTool({
+      tool: agentsObjectTool,
+      runContext,
+      input: argumentsJson,
+    });
+    if (JSON.stringify(result) !== objectText) throw new Error('unexpected result');
+  };
+  const bareObjectCall = (): Promise<void> => {
+    const result = echoed(JSON.parse(argumentsJson) as { text: string; count: number });
+    if (JSON.stringify(result) !== objectText) throw new Error('unexpected');
+    return Promise.resolve();
   };
 
   const echo = (params: { text: string; count: number }): string =>
@@ -202,6 +256,27 @@ export default async function run(): Promise<void> {
     'Dispatch of one trivial tool call, JSON arguments to model text',
     contenders(''),
     { baseline: agents, batch: 1_000, rounds: 40 },
+  );
+
+  const objectMessage = `Echoed.\n\n${objectText}`;
+  const agentsObject = '@openai/agents-core invokeFunctionTool (zod), a record';
+  await compare(
+    'Dispatch of one tool call answering a record ({ text, count, truncated }), JSON arguments to model text',
+    [
+      { name: 'bare function call (JSON.parse, no validation), a record', run: bareObjectCall },
+      { name: agentsObject, run: agentsObjectDispatch },
+      {
+        name: 'affordance, plain ToolDefinition handler, a record',
+        run: affordanceDispatch('echo_object_plain', objectMessage),
+        goal: 0.8,
+      },
+      {
+        name: 'affordance, @Tool on a @Section, a record',
+        run: affordanceDispatch('echo_object', objectMessage),
+        goal: 0.8,
+      },
+    ],
+    { baseline: agentsObject, batch: 1_000, rounds: 40 },
   );
 
   console.log('\nAllocated per call (V8 GC profiler over 20,000 calls)');
