@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { contactZoo } from './contact-params.js';
 import { defaultsEntry } from './defaults-params.js';
 import type { FastPathEntry } from './fast-path-entry.js';
+import { formatEntry } from './format-params.js';
 import { listEntry } from './list-params.js';
 import { looseZoo } from './loose-params.js';
 import { orderZoo } from './order-params.js';
@@ -12,12 +13,12 @@ import { uncompilableEntries } from './uncompilable-params.js';
 import { variantEntries } from './variant-params.js';
 import type { ZooEntry } from './zoo-entry.js';
 
-/** A class of the schema zoo that the fast path does not compile, with its valid payloads. */
-function fromSchemaZoo(entry: ZooEntry): FastPathEntry {
+/** A class of the schema zoo, with its valid payloads. */
+function fromSchemaZoo(entry: ZooEntry, compilable: boolean): FastPathEntry {
   return {
     name: entry.name,
     params: entry.params,
-    compilable: false,
+    compilable,
     valid: fc.constantFrom(...(entry.valid as Record<string, unknown>[])),
   };
 }
@@ -29,7 +30,10 @@ export const fastPathZoo: readonly FastPathEntry[] = [
   routeEntry,
   defaultsEntry,
   ...variantEntries,
+  formatEntry,
   ...uncompilableEntries,
-  // ValidateIf; string formats; a custom validator.
-  ...[orderZoo, contactZoo, looseZoo].map(fromSchemaZoo),
+  // String formats, lengths, bounds, IsIn, Equals, a default value.
+  fromSchemaZoo(contactZoo, true),
+  // ValidateIf; a custom validator.
+  ...[orderZoo, looseZoo].map((entry) => fromSchemaZoo(entry, false)),
 ];

@@ -5,7 +5,7 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  IsUUID,
+  IsIP,
   Matches,
   registerDecorator,
   Validate,
@@ -88,8 +88,9 @@ export class StickyParams {
   @Matches(/ab/y) code!: string;
 }
 
-export class FormatParams {
-  @IsUUID() id!: string;
+/** A string format the fast path does not implement. */
+export class IpParams {
+  @IsIP() address!: string;
 }
 
 export class FunctionDefaultParams {
@@ -127,7 +128,7 @@ export const uncompilableEntries: readonly FastPathEntry[] = [
     DecimalParams,
     fc.record({ amount: fc.integer({ min: -1000, max: 1000 }).map((n) => n / 100) }),
   ),
-  entry('format', FormatParams, fc.record({ id: fc.uuid() })),
+  entry('ip address', IpParams, fc.record({ address: fc.oneof(fc.ipV4(), fc.ipV6()) })),
   entry('function default', FunctionDefaultParams, fc.record({ name: text }, { requiredKeys: [] })),
   entry(
     'uncompilable nested',
