@@ -2,18 +2,25 @@
  * Evaluation-loop overhead of the OpenAI adapter: the same conversation — 20
  * turns of 3 function calls each, then an answer (21 requests) — driven
  * (a) by `runtime.evaluate` on the `OpenAIAdapter` (request building, argument parsing and
- * class-validator validation, call scopes, session events) and (b) by a
+ * class-validator validation, call scopes, session events), (b) by a
  * hand-written loop on the bare SDK (`JSON.parse`, call the function, push
- * `function_call_output`), against the same local HTTP server in one run.
+ * `function_call_output`) and (c) by the OpenAI Agents SDK's `Runner.run` on
+ * its `OpenAIResponsesModel` with the same tools on zod schemas, against the
+ * same local HTTP server in one run. Then the same three with the transport
+ * taken out (the SDK client's `fetch` answers from memory), which leaves each
+ * loop's own cost.
  */
 import 'reflect-metadata';
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { Agent, Runner, setTracingDisabled, tool } from '@openai/agents-core';
+import { OpenAIResponsesModel } from '@openai/agents-openai';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { Container } from 'inversify';
 import OpenAI from 'openai';
+import { z } from 'zod';
 
 import {
   installAffordance,
@@ -207,28 +214,103 @@ function bareLoop(client: OpenAI): () => Promise<void> {
   };
 }
 
+/** The same conversation through the OpenAI Agents SDK's run loop, with the tools on zod schemas. */
+function agentsLoop(client: OpenAI): () => Promise<void> {
+  setTracingDisabled(true);
+  const bound = z.number().int().min(-1_000_000).max(1_000_000);
+  const schemas = {
+    add: z.object({ a: bound, b: bound }),
+    scale: z.object({ value: z.number().int(), factor: z.number().int().min(1).max(100) }),
+    label: z.object({ text: z.string() }),
+  };
+  const agent = new Agent({
+    name: 'bench',
+    instructions: 'Call the tools.',
+    model: new OpenAIResponsesModel(client, 'gpt-bench'),
+    modelSettings: { parallelToolCalls: true, toolChoice: 'auto' },
+    tools: Object.entries(schemas).map(([name, parameters]) =>
+      tool({
+        name,
+        description: `The ${name} function.`,
+        parameters,
+        execute: (args: Args) => functions[name]?.(args),
+      }),
+    ),
+  });
+  const runner = new Runner({ tracingDisabled: true });
+  return async () => {
+    const result = await runner.run(agent, 'Go.', { maxTurns: turns + 1 });
+    if (result.finalOutput !== 'All done.' || result.rawResponses.length !== turns + 1) {
+      throw new Error(`unexpected run: ${result.rawResponses.length} responses`);
+    }
+  };
+}
+
+/** A client whose `fetch` answers from memory, as the server would: no socket, no HTTP. */
+function inMemoryClient(): OpenAI {
+  const fetch = (_url: unknown, init?: { body?: unknown }): Promise<Response> => {
+    const body = JSON.parse(String(init?.body)) as { input?: { type?: string }[] };
+    const answer = new Response(JSON.stringify(respond(body)), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
+    return Promise.resolve(answer);
+  };
+  return new OpenAI({
+    apiKey: 'sk-bench',
+    baseURL: 'http://127.0.0.1:9/v1',
+    maxRetries: 0,
+    fetch: fetch as unknown as typeof globalThis.fetch,
+  });
+}
+
+/** Runs the three loops on `client`, interleaved, and prints the table and the per-request overheads. */
+async function compareLoops(
+  title: string,
+  client: OpenAI,
+  goal: number | undefined,
+): Promise<void> {
+  const bare = 'bare SDK loop (JSON.parse, no validation)';
+  const agents = 'OpenAI Agents SDK Runner.run (zod)';
+  const ours = 'runtime.evaluate on OpenAIAdapter';
+  const rows = await compare(
+    title,
+    [
+      { name: bare, run: bareLoop(client) },
+      { name: agents, run: agentsLoop(client) },
+      goal === undefined
+        ? { name: ours, run: adapterLoop(client) }
+        : { name: ours, run: adapterLoop(client), goal },
+    ],
+    // 20 conversations each first: measured before V8 has compiled the adapter's code, it paid for that.
+    { baseline: bare, batch: 4, rounds: 15, warmup: 20 },
+  );
+  const [floor, peer, adapter] = rows;
+  if (floor === undefined || peer === undefined || adapter === undefined) return;
+  const perRequest = (row: { medianNs: number }): string =>
+    formatNs((row.medianNs - floor.medianNs) / (turns + 1));
+  console.log(
+    `  over the bare loop, per request of 3 calls: affordance ${perRequest(adapter)}, Agents SDK ${perRequest(peer)}; ` +
+      `affordance / Agents SDK: ×${(adapter.medianNs / peer.medianNs).toFixed(2)} (medians)`,
+  );
+}
+
 export default async function run(): Promise<void> {
   const server = await startServer();
   const client = new OpenAI({ apiKey: 'sk-bench', baseURL: server.baseURL, maxRetries: 0 });
   try {
-    const bare = 'bare SDK loop (JSON.parse, no validation)';
-    const rows = await compare(
+    await compareLoops(
       `OpenAI loop: ${turns} turns × 3 tool calls + answer (${turns + 1} requests) on 127.0.0.1`,
-      [
-        { name: bare, run: bareLoop(client) },
-        { name: 'runtime.evaluate on OpenAIAdapter', run: adapterLoop(client), goal: 1.05 },
-      ],
-      // 20 conversations each first: measured before V8 has compiled the adapter's code, it paid for that.
-      { baseline: bare, batch: 4, rounds: 15, warmup: 20 },
+      client,
+      1.05,
     );
-    const [floor, adapter] = rows;
-    if (floor !== undefined && adapter !== undefined) {
-      const perRequest = (adapter.medianNs - floor.medianNs) / (turns + 1);
-      console.log(
-        `  adapter overhead per request (3 calls each): ${formatNs(perRequest)}; server saw ${server.requests()} requests`,
-      );
-    }
+    console.log(`  server saw ${server.requests()} requests`);
   } finally {
     await server.close();
   }
+  await compareLoops(
+    `The same loops without the transport (the client's fetch answers from memory)`,
+    inMemoryClient(),
+    undefined,
+  );
 }
