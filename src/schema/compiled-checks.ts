@@ -1,13 +1,7 @@
-import {
-  type getMetadataStorage,
-  isDateString,
-  isEmail,
-  isISO8601,
-  isURL,
-  isUUID,
-} from 'class-validator';
+import type { getMetadataStorage } from 'class-validator';
 
 import { isThenable } from '../core/is-thenable.js';
+import { formatChecks, formatProbes } from './format-checks.js';
 
 /** One class-validator validation record, as the metadata storage returns it. @internal */
 export type ValidationMetadata = ReturnType<
@@ -195,26 +189,8 @@ const factories: ReadonlyMap<string, CheckFactory> = new Map<string, CheckFactor
   ['arrayNotEmpty', fixed((v) => Array.isArray(v) && v.length > 0)],
   ['arrayMinSize', bounded((min) => (v) => Array.isArray(v) && v.length >= min)],
   ['arrayMaxSize', bounded((max) => (v) => Array.isArray(v) && v.length <= max)],
-  // String formats: class-validator's own function for each, called as its decorator calls it
-  // (so the format rules are validator.js's, exactly); only the machinery around it is skipped.
-  ['isDateString', formatFactory(isDateString)],
-  ['isIso8601', formatFactory(isISO8601)],
-  ['isEmail', formatFactory(isEmail)],
-  ['isUrl', formatFactory(isURL)],
-  ['isUuid', formatFactory(isUUID)],
+  ...formatChecks,
 ]);
-
-/**
- * A factory for a string format constraint whose stored argument is its
- * options (or, for `isUuid`, the version), handed to `validate` as is; a
- * value that is not a string fails, as in each of these functions.
- */
-function formatFactory(validate: (value: string, options?: never) => boolean): CheckFactory {
-  // `never`: each function takes its own options type; the stored argument is passed through unread.
-  return ([options]) =>
-    (v) =>
-      typeof v === 'string' && validate(v, options as never);
-}
 
 /**
  * The check of one class-validator constraint record (`@IsString()`,
@@ -301,21 +277,7 @@ const baseProbes: readonly unknown[] = [
   '\uD83D\uDE00',
   'e\uFE0F',
   'null',
-  // For the string formats: near misses of each, and one of each that passes.
-  '2024-05-01',
-  '2024-05-01T10:00:00Z',
-  '2024-05-01T10:00:00.123+02:00',
-  '2024-13-01',
-  '2024-02-30',
-  'ada@example.com',
-  'ada@example',
-  '8a1c3a86-2f43-4c59-9a57-3d5d3f7e1b2c',
-  '8a1c3a86-2f43-1c59-9a57-3d5d3f7e1b2c',
-  '8a1c3a862f434c599a573d5d3f7e1b2c',
-  'https://example.com/path?q=1',
-  'example.com',
-  'ftp://example.com',
-  'http://localhost:3000',
+  ...formatProbes,
   [],
   [1],
   ['a', 'b'],

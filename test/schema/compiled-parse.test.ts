@@ -19,7 +19,7 @@ import {
   IsOptional,
   IsPositive,
   IsString,
-  IsIP,
+  IsLatitude,
   Length,
   Matches,
   Max,
@@ -247,7 +247,7 @@ const unsupported: readonly (readonly [string, new () => object])[] = [
   ['groups', classWith(IsString({ groups: ['admin'] }))],
   ['IsNumber with maxDecimalPlaces', classWith(IsNumber({ maxDecimalPlaces: 2 }))],
   ['a sticky pattern', StickyParams],
-  ['a constraint it does not implement', classWith(IsIP())],
+  ['a constraint it does not implement', classWith(IsLatitude())],
   [
     '@Transform',
     classWith(

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { contactZoo } from './contact-params.js';
 import { defaultsEntry } from './defaults-params.js';
 import type { FastPathEntry } from './fast-path-entry.js';
-import { formatEntry } from './format-params.js';
+import { formatEntry, moreFormatsEntry } from './format-params.js';
 import { listEntry } from './list-params.js';
 import { looseZoo } from './loose-params.js';
 import { orderZoo } from './order-params.js';
@@ -31,6 +31,7 @@ export const fastPathZoo: readonly FastPathEntry[] = [
   defaultsEntry,
   ...variantEntries,
   formatEntry,
+  moreFormatsEntry,
   ...uncompilableEntries,
   // String formats, lengths, bounds, IsIn, Equals, a default value.
   fromSchemaZoo(contactZoo, true),

@@ -5,7 +5,7 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  IsIP,
+  IsLatitude,
   Matches,
   registerDecorator,
   Validate,
@@ -88,9 +88,9 @@ export class StickyParams {
   @Matches(/ab/y) code!: string;
 }
 
-/** A string format the fast path does not implement. */
-export class IpParams {
-  @IsIP() address!: string;
+/** A format the fast path does not implement (it takes numbers too). */
+export class LatitudeParams {
+  @IsLatitude() latitude!: string | number;
 }
 
 export class FunctionDefaultParams {
@@ -128,7 +128,13 @@ export const uncompilableEntries: readonly FastPathEntry[] = [
     DecimalParams,
     fc.record({ amount: fc.integer({ min: -1000, max: 1000 }).map((n) => n / 100) }),
   ),
-  entry('ip address', IpParams, fc.record({ address: fc.oneof(fc.ipV4(), fc.ipV6()) })),
+  entry(
+    'latitude',
+    LatitudeParams,
+    fc.record({
+      latitude: fc.oneof(fc.double({ min: -90, max: 90, noNaN: true }), fc.constant('51.5')),
+    }),
+  ),
   entry('function default', FunctionDefaultParams, fc.record({ name: text }, { requiredKeys: [] })),
   entry(
     'uncompilable nested',
