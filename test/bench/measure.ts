@@ -91,6 +91,42 @@ export interface CompareOptions {
    * more runs before V8 has optimised it.
    */
   readonly warmup?: number;
+  /**
+   * Before each operation, walk enough unrelated objects to push the
+   * operation's code and data out of the CPU caches, as an HTTP client's work
+   * between a loop's turns does; only the operation itself is timed.
+   */
+  readonly coldCaches?: boolean;
+}
+
+/** Objects walked by {@link evictCaches}: about 2 MB of small objects, more than these machines' L2. */
+const evictionSet = Array.from({ length: 20_000 }, (_, id) => ({
+  id,
+  label: `item ${id}`,
+  nested: { id },
+}));
+
+/** Reads every object of {@link evictionSet} four times (allocating nothing); the sum keeps the reads from being optimised away. */
+function evictCaches(): number {
+  let sum = 0;
+  for (let pass = 0; pass < 4; pass++) {
+    for (const item of evictionSet) sum += item.id + item.nested.id;
+  }
+  return sum;
+}
+
+/** Runs `run` `batch` times, each after {@link evictCaches}, and returns the nanoseconds spent in `run` alone. */
+async function timeCold(run: () => unknown, batch: number): Promise<number> {
+  let spent = 0n;
+  let checksum = 0;
+  for (let i = 0; i < batch; i++) {
+    checksum += evictCaches();
+    const start = process.hrtime.bigint();
+    await run();
+    spent += process.hrtime.bigint() - start;
+  }
+  if (checksum < 0) throw new Error('unreachable: the eviction sum is never negative');
+  return Number(spent);
 }
 
 /** What {@link compare} measured for one contender. */
@@ -134,6 +170,10 @@ export async function compare(
       // its turn (affordance's call-frame tracking, and with it Node 20's promise hooks) ends there
       // and does not slow the next contender.
       await nextTurn();
+      if (options.coldCaches === true) {
+        (times[index] as number[]).push((await timeCold(contender.run, batch)) / batch);
+        continue;
+      }
       const start = process.hrtime.bigint();
       for (let i = 0; i < batch; i++) await contender.run();
       (times[index] as number[]).push(Number(process.hrtime.bigint() - start) / batch);

@@ -279,6 +279,16 @@ export default async function run(): Promise<void> {
     { baseline: agentsObject, batch: 1_000, rounds: 40 },
   );
 
+  // The same calls with the caches cold before each, as in a loop where the HTTP client runs between
+  // turns: a diagnostic without goals (the goals above are for calls back to back).
+  await compare(
+    'Dispatch of one trivial tool call, each after walking 20,000 unrelated objects (caches cold)',
+    contenders('')
+      .filter((contender) => !contender.name.includes('policy'))
+      .map(({ name, run }) => ({ name, run })),
+    { baseline: agents, batch: 500, rounds: 10, warmup: 1_000, coldCaches: true },
+  );
+
   console.log('\nAllocated per call (V8 GC profiler over 20,000 calls)');
   for (const [name, op] of [
     [agents, agentsDispatch],
