@@ -58,19 +58,22 @@ function copyObject(value: object, seen: Map<object, unknown>, depth: number): u
   }
   if (!copyablePrototype(proto)) return value;
   const keys = Reflect.ownKeys(value);
+  // The values as the descriptors hold them: read once, and never through a getter or a Proxy's `get`.
+  const values: unknown[] = [];
   for (const key of keys) {
     if (typeof key === 'symbol') return value;
     const descriptor = Reflect.getOwnPropertyDescriptor(value, key);
     if (descriptor === undefined || !('value' in descriptor) || descriptor.enumerable !== true) {
       return value;
     }
+    values.push(descriptor.value);
   }
   const plain = proto === null || proto === Object.prototype;
   const target = (plain && proto !== null ? {} : Object.create(proto)) as Record<string, unknown>;
   seen.set(value, target);
-  for (const key of keys as string[]) {
-    // Every key is an own data property (checked above), so reading it runs no getter.
-    const item = copy((value as Record<string, unknown>)[key], seen, depth + 1);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    const item = copy(values[index], seen, depth + 1);
     // A class's prototype may have setters for any key: defined there, assigned where safe.
     if (plain) setOwnData(target, key, item);
     else Object.defineProperty(target, key, dataProperty(item));

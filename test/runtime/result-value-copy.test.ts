@@ -127,6 +127,25 @@ describe('A result value as the session records it', () => {
     expect(Object.isFrozen(shared)).toBe(false);
   });
 
+  it('copies a Proxy from its property descriptors, never through its get trap', async () => {
+    const reads: PropertyKey[] = [];
+    const value = new Proxy(
+      { a: 1, b: 'two' },
+      {
+        get(target, key, receiver) {
+          reads.push(key);
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      },
+    );
+    const invoked = await recordValue(value);
+    expect(invoked.result.value).not.toBe(value);
+    expect(invoked.result.value).toEqual({ a: 1, b: 'two' });
+    // Each field read once: by rendering the model's text, not by the copy.
+    expect(reads.filter((key) => key === 'a' || key === 'b')).toEqual(['a', 'b']);
+    expect(invoked.renderedMessage).toBe('Here.\n\n{"a":1,"b":"two"}');
+  });
+
   it('keeps (and freezes) an object a copy could not reproduce: an own getter', async () => {
     let reads = 0;
     const value = {
