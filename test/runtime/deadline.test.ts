@@ -18,6 +18,20 @@ describe(Deadline, () => {
     it('should reject a non-finite duration', () => {
       expect(() => Deadline.in(Number.POSITIVE_INFINITY)).toThrow(ConfigurationError);
     });
+
+    it('should accept Deadline.in(minLeadMs) on a clock that moves between reads', () => {
+      // Every read a millisecond later, as on a loaded machine: the lead is measured from one reading.
+      let now = start;
+      const movingClock = {
+        now: () => (now += 1),
+        setTimer: () => ({ cancel: () => undefined }),
+      };
+      const deadline = Deadline.in(Deadline.minLeadMs, { clock: movingClock });
+      expect(deadline.expiresAtMs).toBe(start + 1 + Deadline.minLeadMs);
+      expect(() => Deadline.in(Deadline.minLeadMs - 1, { clock: movingClock })).toThrow(
+        'must be at least one second in the future',
+      );
+    });
   });
 
   describe('.at', () => {

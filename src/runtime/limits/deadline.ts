@@ -28,11 +28,19 @@ export class Deadline {
   readonly expiresAtMs: number;
   // A private field, so the deadline still works when frozen (e.g. inside session state).
   #controller: AbortController | undefined;
+  /**
+   * The time {@link Deadline.in} measured its lead from, for the constructor
+   * to check against: reading the clock again could find a millisecond gone,
+   * and `Deadline.in(1_000)` would then be refused as 999 ms away.
+   */
+  static #creationNow: number | undefined;
 
   /** @param expiresAt the absolute time; see {@link Deadline.at}. */
   constructor(expiresAt: Date | number, options: DeadlineOptions = {}) {
     this.clock = options.clock ?? systemClock;
-    this.expiresAtMs = validate(expiresAt, this.clock.now());
+    const now = Deadline.#creationNow ?? this.clock.now();
+    Deadline.#creationNow = undefined;
+    this.expiresAtMs = validate(expiresAt, now);
   }
 
   /** A deadline `ms` milliseconds from now, e.g. `Deadline.in(30_000)`. */
@@ -45,7 +53,13 @@ export class Deadline {
       });
     }
     const clock = options.clock ?? systemClock;
-    return new Deadline(clock.now() + ms, { clock });
+    const now = clock.now();
+    Deadline.#creationNow = now;
+    try {
+      return new Deadline(now + ms, { clock });
+    } finally {
+      Deadline.#creationNow = undefined;
+    }
   }
 
   /** A deadline at an absolute time (a `Date` or epoch milliseconds). */
