@@ -13,7 +13,9 @@
  *   cost; its goal, ×1.25 of the plain tool, is this project's own bar);
  * - then the same tool answering a small record instead of a string, as most
  *   real tools do (affordance copies, renders and freezes it; the SDK's result
- *   is stringified as it would be for the model).
+ *   is stringified as it would be for the model);
+ * - then the first calls again with the caches cold before each (a diagnostic
+ *   without goals: a loop's HTTP client evicts them between turns).
  *
  * The executor and scope are internal, so everything is imported from src/.
  */
