@@ -54,6 +54,9 @@ export type Invocation = CompletedInvocation | StoppedInvocation;
 export type HeldCall =
   { readonly kind: 'pending'; readonly pending: PendingToolCall } | { readonly kind: 'clear' };
 
+/** A probed call that would run (or be refused) when its turn comes. @internal */
+export const CLEAR_CALL: HeldCall = Object.freeze({ kind: 'clear' });
+
 /** How `invokeToolCall` treats a call. @internal */
 export interface InvokeOptions {
   /** The person's decision for this call, when it was pending. */

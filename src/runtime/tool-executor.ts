@@ -1,25 +1,14 @@
-import { boundText } from '../core/errors/bound-text.js';
-import { describeThrown } from '../core/errors/describe-thrown.js';
 import type { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
-import type { DispatchFailure } from '../session/dispatch-failure.js';
-import type { DispatchResult } from '../session/dispatch-result.js';
-import { ToolInvoked, type ToolInvokedInit } from './events/tool-invoked.js';
 import type { TokenUsage } from '../provider/token-usage.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
-import { callsRecorded, outsideCallFrames } from '../session/call-frame.js';
-import { ToolResult } from '../tools/tool-result.js';
+import { callsRecorded } from '../session/call-frame.js';
 import { acquireSessionLock, type ReleaseLock } from './acquire-session-lock.js';
 import type { Clock } from '../core/clock.js';
 import type { ProviderToolCall } from '../provider/conversation.js';
-import {
-  MAX_FAILURE_TEXT_LENGTH,
-  modelTextOf,
-  resultForSession,
-  toolInvokedInit,
-} from './events/event-fields.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 import type { HeldCall, Invocation } from './call-ending.js';
-import { invokeToolCall, restoreSnapshot } from './tool-invocation.js';
+import { invokeToolCall } from './tool-invocation.js';
+import { recordInvocation } from './record-invocation.js';
 import type { ApprovalDecision } from './approval/approval-decision.js';
 import type { PendingToolCall } from './approval/pending-tool-call.js';
 import type { EvaluationCheckpoint } from './evaluation-checkpoint.js';
@@ -108,10 +97,12 @@ export class ToolExecutor {
         observer === undefined ? undefined : new Array<ToolCallObserver>(batch.length);
       if (checkpoint?.callsStarting !== undefined) await checkpoint.callsStarting(batch);
       const recordedBefore = outcomes.length;
-      const held =
-        batch.length === 1 && observer === undefined
-          ? [await this.#invokeOne(scope, batch[0] as ProviderToolCall, options.decisions)]
-          : await this.#invokeAll(scope, batch, options.decisions, observed, observer);
+      let held: (Invocation | HeldCall)[];
+      if (batch.length === 1 && observer === undefined) {
+        // A call whose steps all finish at once ends without a promise: nothing to await.
+        const one = this.#invokeOne(scope, batch[0] as ProviderToolCall, options.decisions);
+        held = [one instanceof Promise ? await one : one];
+      } else held = await this.#invokeAll(scope, batch, options.decisions, observed, observer);
       const firstHeld = firstPending(held);
       // Read-only calls after a pending one in the same batch are run again on resume, unrecorded now.
       const invocations = (firstHeld < 0 ? held : held.slice(0, firstHeld)) as Invocation[];
@@ -122,21 +113,7 @@ export class ToolExecutor {
         const lock = lockForRecords(scope);
         release = typeof lock === 'function' || lock === undefined ? lock : await lock;
       }
-      let stop: PromptEvaluationError | undefined;
-      try {
-        for (let at = 0; at < invocations.length; at += 1) {
-          const invocation = invocations[at] as Invocation;
-          if (invocation.kind === 'stopped') stop ??= invocation.error;
-          // Every interrupted call gets its record; a call stopped before it ran gets none.
-          if (invocation.kind === 'completed' || invocation.recorded) {
-            const outcome = this.#record(scope, invocation, options.usage, observed?.[at]);
-            outcomes.push(outcome);
-            options.onOutcome?.(outcome);
-          } else if (observed !== undefined) endStoppedCall(observed[at], invocation);
-        }
-      } finally {
-        release?.();
-      }
+      const stop = this.#recordAll(scope, invocations, outcomes, options, observed, release);
       if (observed !== undefined && firstHeld >= 0) endHeldCalls(observed, held, firstHeld);
       if (checkpoint?.callsRecorded !== undefined && outcomes.length > recordedBefore) {
         await checkpoint.callsRecorded(outcomes.slice(recordedBefore));
@@ -187,12 +164,12 @@ export class ToolExecutor {
     return calls.slice(start, end);
   }
 
-  /** One call, untraced: no closure, no array, no promise besides the call's own. */
+  /** One call, untraced: no closure, no array, no promise unless a step of the call waits. */
   #invokeOne(
     scope: EvaluationScope,
     call: ProviderToolCall,
     decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
-  ): Promise<Invocation | HeldCall> {
+  ): Invocation | HeldCall | Promise<Invocation | HeldCall> {
     const clock = this.#options.clock;
     return decisions === undefined
       ? invokeToolCall(scope, call, clock)
@@ -206,12 +183,12 @@ export class ToolExecutor {
     observed: ToolCallObserver[] | undefined,
     observer: EvaluationObserver | undefined,
   ): Promise<(Invocation | HeldCall)[]> {
-    const plain = (call: ProviderToolCall): Promise<Invocation | HeldCall> =>
-      this.#invokeOne(scope, call, decisions);
+    type Held = Invocation | HeldCall | Promise<Invocation | HeldCall>;
+    const plain = (call: ProviderToolCall): Held => this.#invokeOne(scope, call, decisions);
     const invoke =
       observer === undefined
         ? plain
-        : (call: ProviderToolCall, position: number): Promise<Invocation | HeldCall> => {
+        : (call: ProviderToolCall, position: number): Held => {
             const callObserver = observer.startToolCall(call, decisions?.get(call.callId));
             (observed as ToolCallObserver[])[position] = callObserver;
             return callObserver.run(() => plain(call));
@@ -231,106 +208,36 @@ export class ToolExecutor {
     return results;
   }
 
-  /** Records the call's `ToolInvoked` and returns what the model reads back. */
-  #record(
+  /**
+   * Records the batch's calls in call order (adding their outcomes to
+   * `outcomes`), then releases the lock; returns the error of the first call
+   * that stops the evaluation, if one does.
+   */
+  #recordAll(
     scope: EvaluationScope,
-    invocation: Invocation,
-    usage: TokenUsage | undefined,
-    observer: ToolCallObserver | undefined,
-  ): ToolCallOutcome {
-    const { call } = invocation;
-    // The model reads the original result; the session keeps a copy where a copy is faithful.
-    let message = modelTextOf(invocation.result);
-    const sessionResult = boundedFailure(resultForSession(invocation.result));
-    const recorded = dispatchRecord(
-      scope,
-      invocation,
-      toolInvokedInit(scope, {
-        name: call.name,
-        callId: call.callId,
-        params: invocation.params,
-        rawArguments: call.arguments,
-        result: sessionResult,
-        renderedMessage: message,
-        native: false,
-        outcome: invocation.outcome,
-        durationMs: invocation.durationMs,
-        usage,
-      }),
-    );
-    const { event, dispatched } = recorded;
-    let { result } = recorded;
-    if (!dispatched.ok) {
-      if (result.success) restoreSnapshot(invocation.snapshot);
-      result = withReducerErrors(result, dispatched.errors);
-      message = modelTextOf(result);
+    invocations: readonly Invocation[],
+    outcomes: ToolCallOutcome[],
+    options: ExecuteOptions,
+    observed: readonly ToolCallObserver[] | undefined,
+    release: ReleaseLock | undefined,
+  ): PromptEvaluationError | undefined {
+    let stop: PromptEvaluationError | undefined;
+    try {
+      for (let at = 0; at < invocations.length; at += 1) {
+        const invocation = invocations[at] as Invocation;
+        if (invocation.kind === 'stopped') stop ??= invocation.error;
+        // Every interrupted call gets its record; a call stopped before it ran gets none.
+        if (invocation.kind === 'completed' || invocation.recorded) {
+          const outcome = recordInvocation(scope, invocation, options.usage, observed?.[at]);
+          outcomes.push(outcome);
+          options.onOutcome?.(outcome);
+        } else if (observed !== undefined) endStoppedCall(observed[at], invocation);
+      }
+    } finally {
+      release?.();
     }
-    observer?.ended({
-      outcome: event.outcome,
-      event,
-      // A failed call was undone from its snapshot (see tool-invocation.ts); so was a success its reducers refused.
-      rolledBack: invocation.snapshot !== undefined && (!result.success || !dispatched.ok),
-      error: undefined,
-      reason: undefined,
-    });
-    return { call, result, message, event };
+    return stop;
   }
-}
-
-/** A `ToolInvoked` as dispatched, with the result it records. */
-interface DispatchedRecord {
-  readonly event: ToolInvoked;
-  readonly result: ToolResult;
-  readonly dispatched: DispatchResult<ToolInvoked>;
-}
-
-/**
- * Dispatches the call's `ToolInvoked` (built from `init`, every field listed:
- * this runs for every call); when the session cannot hold its value or
- * arguments, dispatches it again without them.
- */
-function dispatchRecord(
-  scope: EvaluationScope,
-  invocation: Invocation,
-  init: ToolInvokedInit,
-): DispatchedRecord {
-  try {
-    const event = new ToolInvoked(init);
-    return { event, result: init.result, dispatched: dispatchEvent(scope, invocation, event) };
-  } catch (error) {
-    // The session cannot hold the value or the arguments (e.g. a Proxy that refuses to be
-    // frozen): record the call without them, saying so, so the call still has its one record.
-    const result = new ToolResult({
-      message: init.result.message,
-      value: null,
-      success: init.result.success,
-      excludeValueFromContext: init.result.excludeValueFromContext,
-    });
-    const { arguments: args } = invocation.call;
-    const event = new ToolInvoked(
-      Object.assign({}, init, {
-        params: undefined,
-        rawArguments:
-          typeof args === 'string' ? args : `[arguments not recorded: ${describeThrown(error)}]`,
-        result,
-      }),
-    );
-    return { event, result, dispatched: dispatchEvent(scope, invocation, event) };
-  }
-}
-
-/**
- * Dispatches `event` into the scope's session. A call that did not succeed is
- * recorded even from inside an enclosing call that was rolled back (a nested
- * evaluation's interrupted call): the record is history, not a change.
- */
-function dispatchEvent(
-  scope: EvaluationScope,
-  invocation: Invocation,
-  event: ToolInvoked,
-): DispatchResult<ToolInvoked> {
-  if (invocation.outcome === 'success') return scope.session.dispatch(event);
-  return outsideCallFrames(() => scope.session.dispatch(event));
 }
 
 /** The calls of a turn that all ran: call-frame tracking may stop (see `callsRecorded`). */
@@ -345,21 +252,6 @@ function firstPending(held: readonly (Invocation | HeldCall)[]): number {
     if (held[index]?.kind === 'pending') return index;
   }
   return -1;
-}
-
-/** `result` with a message naming the reducers that failed on its record. */
-function withReducerErrors(result: ToolResult, failures: readonly DispatchFailure[]): ToolResult {
-  const reasons = failures
-    .slice(0, 5)
-    .map((failure) => describeThrown(failure.error))
-    .join('; ');
-  const more = failures.length > 5 ? `; and ${failures.length - 5} more` : '';
-  return new ToolResult({
-    message: `Reducer errors prevented applying tool result: ${reasons}${more}`,
-    value: result.value,
-    success: result.success,
-    excludeValueFromContext: result.excludeValueFromContext,
-  });
 }
 
 /** The session lock for recording a read-only batch; none when waiting for it was cut short. */
@@ -386,15 +278,4 @@ function isBatchable(scope: EvaluationScope, call: ProviderToolCall): boolean {
 
 function isReadOnly(scope: EvaluationScope, call: ProviderToolCall): boolean {
   return scope.rendered.tool(call.name)?.readOnly === true;
-}
-
-/** A failed result with its message cut to the bound the model reads. */
-function boundedFailure(result: ToolResult): ToolResult {
-  if (result.success || result.message.length <= MAX_FAILURE_TEXT_LENGTH) return result;
-  return new ToolResult({
-    message: boundText(result.message, MAX_FAILURE_TEXT_LENGTH),
-    value: result.value,
-    success: false,
-    excludeValueFromContext: result.excludeValueFromContext,
-  });
 }

@@ -1,7 +1,7 @@
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import type { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import { ToolValidationError } from '../core/errors/tool-validation-error.js';
-import type { EvaluationScope } from './scope/evaluation-scope.js';
+import type { EvaluationScope, ToolCallScope } from './scope/evaluation-scope.js';
 import { parseToolArgumentsNow } from '../schema/parse-tool-arguments.js';
 import type { CallFrame } from '../session/call-frame.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
@@ -13,7 +13,7 @@ import { decodeNoArguments } from '../schema/decode-no-arguments.js';
 import { newCallFrame, runHandler } from './run-handler.js';
 import {
   CallEnding,
-  type CallSnapshot,
+  CLEAR_CALL,
   type HeldCall,
   type Invocation,
   type InvokeOptions,
@@ -22,64 +22,56 @@ import type { ApprovalDecision } from './approval/approval-decision.js';
 import { afterResult, checkGate, type GateVerdict } from './policy-gate.js';
 import { isThenable } from '../core/is-thenable.js';
 import type { PolicyRef, ToolPolicy } from '../tools/tool-policy.js';
-import {
-  type CallFailure,
-  failureFor,
-  stopIfOver,
-  unknownToolMessage,
-} from './tool-call-failure.js';
-
-/** The call's own scope, and the snapshot its failure restores (state-changing tools only). */
-interface OpenedCall {
-  readonly kind: 'opened';
-  readonly callScope: ReturnType<EvaluationScope['openCall']>;
-  readonly snapshot: CallSnapshot | undefined;
-}
+import { stopIfOver, unknownToolMessage } from './tool-call-failure.js';
+import { type CallParts, OpenedCall } from './opened-call.js';
 
 /** A call scope that failed to open (`callScope` when it opened but the snapshot failed). */
 interface FailedOpening {
-  readonly kind: 'failed';
   readonly error: unknown;
-  readonly callScope: OpenedCall['callScope'] | undefined;
+  readonly callScope: ToolCallScope | undefined;
 }
+
+/** How a call ended, or why it did not run (see {@link invokeToolCall}). */
+type Ended = Invocation | HeldCall;
 
 /**
  * Invokes one tool call: lookup, deadline check, argument parsing and
  * validation, the session lock and snapshot, the handler in its own call
- * scope, and the rollback of a failed call. Never rejects: how the call ended
- * is in the invocation. @internal
+ * scope, and the rollback of a failed call. How the call ended comes back at
+ * once when no step waits (valid arguments, a free lock, a handler and scope
+ * that finish at once), else as a promise. Never throws nor rejects: how the
+ * call ended is in the invocation. @internal
  */
 export function invokeToolCall(
   scope: EvaluationScope,
   call: ProviderToolCall,
   clock: Clock,
   options?: InvokeOptions,
-): Promise<Invocation | HeldCall> {
+): Ended | Promise<Ended> {
   const ending = new CallEnding(call, clock);
   const tool = scope.rendered.tool(call.name);
   if (tool?.handler === undefined) {
-    if (options?.probe === true) return Promise.resolve(CLEAR);
-    return Promise.resolve(
-      ending.completed(ToolResult.error(unknownToolMessage(scope, call, tool))),
-    );
+    if (options?.probe === true) return CLEAR_CALL;
+    return ending.completed(ToolResult.error(unknownToolMessage(scope, call, tool)));
   }
   return new ToolCallRun(scope, tool, call, ending, options).run();
 }
 
-const CLEAR: HeldCall = Object.freeze({ kind: 'clear' });
 const NO_POLICIES: readonly ToolPolicy[] = Object.freeze([]);
 
 /**
- * One call of a tool that has a handler. `run` is the one asynchronous step
- * (every extra async function is another promise per call, and promises are
- * not free while call frames track async context); the steps it calls are
- * synchronous.
+ * One call of a tool that has a handler. Each step returns at once when it
+ * can and hands over to an asynchronous continuation only when something it
+ * starts returns a promise: a call whose steps all finish at once makes no
+ * promise at all (every promise costs, more so while call frames track async
+ * context), and from the last deadline check to the handler's start nothing
+ * awaits, so a call that passes the check starts at once.
  */
-class ToolCallRun {
-  readonly #scope: EvaluationScope;
-  readonly #tool: ToolDefinition;
-  readonly #call: ProviderToolCall;
-  readonly #ending: CallEnding;
+class ToolCallRun implements CallParts {
+  readonly scope: EvaluationScope;
+  readonly tool: ToolDefinition;
+  readonly call: ProviderToolCall;
+  readonly ending: CallEnding;
   readonly #policies: readonly PolicyRef[];
   readonly #decision: ApprovalDecision | undefined;
   readonly #probe: boolean;
@@ -91,10 +83,10 @@ class ToolCallRun {
     ending: CallEnding,
     options: InvokeOptions | undefined,
   ) {
-    this.#scope = scope;
-    this.#tool = tool;
-    this.#call = call;
-    this.#ending = ending;
+    this.scope = scope;
+    this.tool = tool;
+    this.call = call;
+    this.ending = ending;
     this.#policies = scope.rendered.policiesOf(tool.name);
     this.#decision = options?.decision;
     this.#probe = options?.probe === true;
@@ -104,218 +96,205 @@ class ToolCallRun {
   get #gated(): boolean {
     return (
       this.#policies.length > 0 ||
-      this.#tool.approval !== undefined ||
+      this.tool.approval !== undefined ||
       this.#decision !== undefined ||
       this.#probe
     );
   }
 
   /**
-   * Checks the call can run, decodes its arguments, takes the lock, runs the
-   * handler in the call's own frame and scope, then closes the scope. From the
-   * last deadline check to the handler's start nothing awaits, so a call that
-   * passes the check starts at once.
+   * Checks the call can run, then decodes its arguments. A call made after the
+   * deadline stops the evaluation whatever its arguments; the check is
+   * repeated once the lock is held (decoding may await async validators).
    */
-  async run(): Promise<Invocation | HeldCall> {
-    // A call made after the deadline stops the evaluation whatever its arguments;
-    // the check is repeated after parsing, which may await async validators.
+  run(): Ended | Promise<Ended> {
     const expired = this.#stopIfOver();
-    if (expired !== undefined) return this.#probe ? CLEAR : this.#ending.stopped(expired);
+    if (expired !== undefined) return this.#probe ? CLEAR_CALL : this.ending.stopped(expired);
+    let decoded: unknown;
+    try {
+      decoded = this.#decodeArguments();
+    } catch (error) {
+      return this.#invalid(error);
+    }
+    return decoded instanceof Promise ? this.#decodedLater(decoded) : this.#decoded(decoded);
+  }
+
+  /** {@link ToolCallRun.run} once class-validator has answered. */
+  async #decodedLater(decoding: Promise<unknown>): Promise<Ended> {
     let params: unknown;
     try {
-      const decoded = this.#decodeArguments();
-      params = decoded instanceof Promise ? await decoded : decoded;
+      params = await decoding;
     } catch (error) {
-      return this.#probe ? CLEAR : this.#invalidArguments(error);
+      return this.#invalid(error);
     }
-    let release: ReleaseLock | undefined;
+    return await this.#decoded(params);
+  }
+
+  /** The arguments are valid: takes the session's lock (state-changing tools only). */
+  #decoded(params: unknown): Ended | Promise<Ended> {
+    let lock: ReturnType<typeof acquireSessionLock> | undefined;
     try {
-      const lock = this.#lockSession();
-      release = lock === undefined || typeof lock === 'function' ? lock : await lock;
+      lock = this.#lockSession();
     } catch (error) {
       return this.#lockRefused(error);
     }
-    const stopBefore = this.#stopIfOver();
-    if (stopBefore !== undefined) return this.#stoppedBefore(stopBefore, release);
-    const frame = newCallFrame(this.#tool, this.#call.callId, this.#lockedSession());
-    const opened = this.#openCall();
-    if (opened.kind !== 'opened') return this.#abandon(opened, frame, params, release);
-    let policies: readonly ToolPolicy[] = NO_POLICIES;
-    if (this.#gated) {
-      const gate = this.#checkGate(params, opened.callScope);
-      const verdict = isThenable(gate) ? await gate : gate;
-      const passed = this.#pass(verdict, opened, frame, params, release);
-      if (passed instanceof Promise) return await passed;
-      policies = passed;
+    return lock === undefined || typeof lock === 'function'
+      ? this.#locked(params, lock)
+      : this.#lockedLater(params, lock);
+  }
+
+  /** {@link ToolCallRun.#decoded} once the lock is free. */
+  async #lockedLater(params: unknown, locking: Promise<ReleaseLock>): Promise<Ended> {
+    let release: ReleaseLock;
+    try {
+      release = await locking;
+    } catch (error) {
+      return this.#lockRefused(error);
     }
+    return await this.#locked(params, release);
+  }
+
+  /** Checks the deadline again, opens the call's frame and scope, then passes the gate. */
+  #locked(params: unknown, release: ReleaseLock | undefined): Ended | Promise<Ended> {
+    const stopBefore = this.#stopIfOver();
+    if (stopBefore !== undefined) {
+      release?.();
+      return this.ending.stopped(stopBefore);
+    }
+    const frame = newCallFrame(this.tool, this.call.callId, this.#lockedSession());
+    const opened = this.#open(frame, params, release);
+    if (!(opened instanceof OpenedCall)) return this.#abandon(opened, frame, params, release);
+    if (!this.#gated) return this.#invoke(opened, NO_POLICIES);
+    const gate = checkGate(
+      this.tool,
+      this.#policies,
+      params,
+      opened.callScope,
+      this.#decision,
+      this.#probe,
+    );
+    return isThenable(gate) ? this.#gatedLater(gate, opened) : this.#throughGate(gate, opened);
+  }
+
+  /** {@link ToolCallRun.#locked} once the policies have answered. */
+  async #gatedLater(gate: PromiseLike<GateVerdict>, opened: OpenedCall): Promise<Ended> {
+    return await this.#throughGate(await gate, opened);
+  }
+
+  /**
+   * Runs the handler when the gate let the call through and the deadline has
+   * not passed while the policies ran; otherwise ends the call as the gate
+   * said (denied, waiting, probed) or as the deadline says.
+   */
+  #throughGate(verdict: GateVerdict, opened: OpenedCall): Ended | Promise<Ended> {
+    if (verdict.kind !== 'run' || this.#probe) return opened.held(verdict, this.#probe);
+    const stop = this.#stopIfOver();
+    if (stop !== undefined) return opened.stoppedAtGate(stop);
+    return this.#invoke(opened, verdict.policies);
+  }
+
+  /**
+   * Runs the handler in the call's frame and scope, tells the policies what it
+   * returned, rolls a failed call back, then closes the scope.
+   */
+  #invoke(opened: OpenedCall, policies: readonly ToolPolicy[]): Ended | Promise<Ended> {
     let invocation: Invocation;
     try {
-      const context = opened.callScope.context;
-      const ran = runHandler(this.#tool, params, context, this.#scope.signal, frame);
-      let result = ran instanceof Promise ? await ran : ran;
-      if (result.success && policies.length > 0) {
-        const after = afterResult(this.#tool, policies, params, context, result);
-        result = (isThenable(after) ? await after : after) ?? result;
-      }
-      if (!result.success) rollBack(opened.snapshot, frame, 'failed');
-      invocation = this.#ending.completed(result, { params, snapshot: opened.snapshot, release });
+      const { params, callScope, frame } = opened;
+      const ran = runHandler(this.tool, params, callScope.context, this.scope.signal, frame);
+      if (ran instanceof Promise) return this.#settleLater(ran, opened, policies);
+      const told = this.#told(ran, opened, policies);
+      if (told instanceof Promise) return this.#settleLater(told, opened, NO_POLICIES);
+      invocation = opened.completed(told);
     } catch (error) {
-      invocation = this.#handlerFailed(error, opened, frame, params, release);
-    } finally {
-      frame.end();
+      invocation = opened.failed(error);
     }
+    return opened.close(invocation);
+  }
+
+  /** {@link ToolCallRun.#invoke} once the handler's promise (or a policy's after-hook) settles. */
+  async #settleLater(
+    pending: Promise<ToolResult>,
+    opened: OpenedCall,
+    policies: readonly ToolPolicy[],
+  ): Promise<Ended> {
+    let invocation: Invocation;
     try {
-      const closing = opened.callScope.dispose();
-      if (closing !== undefined) await closing;
+      const told = this.#told(await pending, opened, policies);
+      invocation = opened.completed(told instanceof Promise ? await told : told);
     } catch (error) {
-      return this.#closeFailed(error, opened, frame, invocation);
+      invocation = opened.failed(error);
     }
-    return invocation;
+    return await opened.close(invocation);
   }
 
-  /** Checks the call's policies and approval rule (see `checkGate`). */
-  #checkGate(
-    params: unknown,
-    callScope: OpenedCall['callScope'],
-  ): GateVerdict | Promise<GateVerdict> {
-    return checkGate(this.#tool, this.#policies, params, callScope, this.#decision, this.#probe);
-  }
-
-  /**
-   * The policies that allowed the call when it may run now; otherwise how it
-   * ends (denied, waiting, probed, or stopped by a deadline that passed while
-   * the policies ran).
-   */
-  #pass(
-    verdict: GateVerdict,
+  /** A successful result as the policies' after-hooks leave it: a promise when one of them waits. */
+  #told(
+    result: ToolResult,
     opened: OpenedCall,
-    frame: CallFrame,
-    params: unknown,
-    release: ReleaseLock | undefined,
-  ): readonly ToolPolicy[] | Promise<Invocation | HeldCall> {
-    if (verdict.kind !== 'run' || this.#probe)
-      return this.#held(verdict, opened, frame, params, release);
-    const stop = this.#stopIfOver();
-    if (stop !== undefined) return this.#stoppedAtGate(stop, opened, frame, release);
-    return verdict.policies;
-  }
-
-  /** Ends a call stopped by the deadline or a cancellation after it took the lock, before its scope opened. */
-  #stoppedBefore(stop: PromptEvaluationError, release: ReleaseLock | undefined): Invocation {
-    release?.();
-    return this.#ending.stopped(stop);
-  }
-
-  /** Ends a call whose deadline passed while its policies ran: undone, unrecorded, the evaluation stops. */
-  async #stoppedAtGate(
-    stop: PromptEvaluationError,
-    opened: OpenedCall,
-    frame: CallFrame,
-    release: ReleaseLock | undefined,
-  ): Promise<Invocation> {
-    restoreSnapshot(opened.snapshot);
-    release?.();
-    frame.end();
-    await opened.callScope.dispose()?.catch(() => undefined);
-    return this.#ending.stopped(stop);
-  }
-
-  /**
-   * Ends a call the gate stopped: a denied call is rolled back and recorded as
-   * `denied`; a call waiting for approval (or merely probed) is undone and
-   * left unrecorded.
-   */
-  async #held(
-    verdict: GateVerdict,
-    opened: OpenedCall,
-    frame: CallFrame,
-    params: unknown,
-    release: ReleaseLock | undefined,
-  ): Promise<Invocation | HeldCall> {
-    let ended: Invocation | HeldCall;
-    if (verdict.kind === 'deny' && !this.#probe) {
-      rollBack(opened.snapshot, frame, 'failed');
-      ended = this.#ending.completed(
-        verdict.result,
-        { params, snapshot: opened.snapshot, release },
-        'denied',
-      );
-    } else {
-      restoreSnapshot(opened.snapshot);
-      release?.();
-      const call = this.#call;
-      ended =
-        verdict.kind === 'approval'
-          ? {
-              kind: 'pending',
-              pending: {
-                callId: call.callId,
-                name: call.name,
-                params,
-                arguments: call.arguments,
-                reason: verdict.reason,
-              },
-            }
-          : CLEAR;
-    }
-    frame.end();
-    await opened.callScope.dispose()?.catch(() => undefined);
-    return ended;
+    policies: readonly ToolPolicy[],
+  ): ToolResult | Promise<ToolResult> {
+    if (!result.success || policies.length === 0) return result;
+    const { params, callScope } = opened;
+    const after = afterResult(this.tool, policies, params, callScope.context, result);
+    return isThenable(after) ? replacedLater(after, result) : (after ?? result);
   }
 
   #stopIfOver(): PromptEvaluationError | undefined {
-    return stopIfOver(this.#scope, `before executing tool '${this.#tool.name}'`);
+    return stopIfOver(this.scope, `before executing tool '${this.tool.name}'`);
   }
 
   /** Parses and validates the arguments (a promise), or throws when they are invalid. */
   #decodeArguments(): unknown {
-    const tool = this.#tool;
+    const tool = this.tool;
     if (tool.paramsType === undefined) {
-      decodeNoArguments(this.#call.arguments);
+      decodeNoArguments(this.call.arguments);
       return undefined;
     }
-    return parseToolArgumentsNow(tool.paramsType, this.#call.arguments, {
-      profile: this.#scope.argumentsProfile(tool.name),
+    return parseToolArgumentsNow(tool.paramsType, this.call.arguments, {
+      profile: this.scope.argumentsProfile(tool.name),
     });
   }
 
-  /** Invalid arguments fail the call with a message for the model. */
-  #invalidArguments(error: unknown): Invocation {
+  /** Invalid arguments fail the call with a message for the model (a probe just clears it). */
+  #invalid(error: unknown): Ended {
+    if (this.#probe) return CLEAR_CALL;
     const message = ToolValidationError.is(error) ? error.message : describeThrown(error);
-    return this.#ending.completed(ToolResult.error(`Tool validation failed: ${message}`));
+    return this.ending.completed(ToolResult.error(`Tool validation failed: ${message}`));
   }
 
   /** The session a state-changing tool locks; read-only tools lock nothing. */
   #lockedSession(): EvaluationScope['session'] | undefined {
-    return this.#tool.readOnly ? undefined : this.#scope.session;
+    return this.tool.readOnly ? undefined : this.scope.session;
   }
 
   /** Takes the session's write lock (state-changing tools only): at once, or a promise of it. */
   #lockSession(): ReturnType<typeof acquireSessionLock> | undefined {
     const session = this.#lockedSession();
-    return session === undefined ? undefined : acquireSessionLock(session, this.#scope.signal);
+    return session === undefined ? undefined : acquireSessionLock(session, this.scope.signal);
   }
 
   /** The lock was refused: aborted while waiting, or asked from a call that was already rolled back. */
   #lockRefused(error: unknown): Invocation {
     const stop = this.#stopIfOver();
-    if (stop !== undefined) return this.#ending.stopped(stop);
-    return this.#ending.completed(
-      ToolResult.error(`Tool '${this.#tool.name}' could not start: ${describeThrown(error)}`),
+    if (stop !== undefined) return this.ending.stopped(stop);
+    return this.ending.completed(
+      ToolResult.error(`Tool '${this.tool.name}' could not start: ${describeThrown(error)}`),
     );
   }
 
   /** Opens the call's scope and snapshots what a failure restores (state-changing tools only). */
-  #openCall(): OpenedCall | FailedOpening {
-    let callScope: OpenedCall['callScope'] | undefined;
+  #open(
+    frame: CallFrame,
+    params: unknown,
+    release: ReleaseLock | undefined,
+  ): OpenedCall | FailedOpening {
+    let callScope: ToolCallScope | undefined;
     try {
-      callScope = this.#scope.openCall(this.#call.callId, this.#scope.signal);
-      const snapshot = this.#tool.readOnly
-        ? undefined
-        : takeSnapshot(this.#scope, callScope.resources);
-      return { kind: 'opened', callScope, snapshot };
+      callScope = this.scope.openCall(this.call.callId, this.scope.signal);
+      return new OpenedCall(this, callScope, frame, params, release);
     } catch (error) {
-      return { kind: 'failed', error, callScope };
+      return { error, callScope };
     }
   }
 
@@ -330,60 +309,17 @@ class ToolCallRun {
     frame.end();
     release?.();
     await callScope?.dispose()?.catch(() => undefined);
-    return this.#ending.completed(
-      ToolResult.error(`Tool '${this.#tool.name}' could not start: ${describeThrown(error)}`),
+    return this.ending.completed(
+      ToolResult.error(`Tool '${this.tool.name}' could not start: ${describeThrown(error)}`),
       { params },
     );
   }
-
-  /** The handler threw: the call is rolled back, and may stop the evaluation. */
-  #handlerFailed(
-    error: unknown,
-    { snapshot }: OpenedCall,
-    frame: CallFrame,
-    params: unknown,
-    release: ReleaseLock | undefined,
-  ): Invocation {
-    const failure: CallFailure = failureFor(this.#scope, this.#tool, error);
-    rollBack(snapshot, frame, failure.outcome === 'unknown' ? 'was interrupted' : 'failed');
-    // The snapshot goes with the invocation so its record can say the call was rolled back.
-    return this.#ending.failed(failure, { params, release, snapshot });
-  }
-
-  /** Closing the call's scope failed (a deactivation hook or resource threw): the call fails. */
-  #closeFailed(
-    error: unknown,
-    { snapshot }: OpenedCall,
-    frame: CallFrame,
-    invocation: Invocation,
-  ): Invocation {
-    if (invocation.result.success) rollBack(snapshot, frame, 'failed');
-    const message = `Tool '${this.#tool.name}' ran, but closing its call scope failed: ${describeThrown(error)}`;
-    return Object.assign({}, invocation, {
-      result: ToolResult.error(message),
-      outcome: 'failure' as const,
-    });
-  }
 }
 
-function takeSnapshot(
-  scope: EvaluationScope,
-  resources: EvaluationScope['resources'],
-): CallSnapshot {
-  return { session: scope.session.captureStates(), resources: resources.snapshot(), scope };
-}
-
-/** Puts the session and resources back as the snapshot found them. @internal */
-export function restoreSnapshot(snapshot: CallSnapshot | undefined): void {
-  if (snapshot === undefined) return;
-  snapshot.scope.session.restoreStates(snapshot.session);
-  snapshot.scope.resources.restore(snapshot.resources);
-}
-
-/** Restores the call's snapshot, then refuses whatever its handler still tries to write. */
-function rollBack(snapshot: CallSnapshot | undefined, frame: CallFrame, how: string): void {
-  // An interrupted read-only call has nothing to restore but must not write later either.
-  if (snapshot === undefined && how !== 'was interrupted') return;
-  frame.close(how);
-  restoreSnapshot(snapshot);
+/** What an after-hook's promise settles to, or `result` when it leaves the result as it is. */
+async function replacedLater(
+  after: PromiseLike<ToolResult | undefined>,
+  result: ToolResult,
+): Promise<ToolResult> {
+  return (await after) ?? result;
 }
