@@ -2,7 +2,6 @@ import { boundText } from '../core/errors/bound-text.js';
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import type { TokenUsage } from '../provider/token-usage.js';
 import type { DispatchFailure } from '../session/dispatch-failure.js';
-import type { DispatchResult } from '../session/dispatch-result.js';
 import { outsideCallFrames } from '../session/call-frame.js';
 import { ToolResult } from '../tools/tool-result.js';
 import type { Invocation } from './call-ending.js';
@@ -48,29 +47,29 @@ export function recordInvocation(
       usage,
     }),
   );
-  const { event, dispatched } = recorded;
+  const { event, failures } = recorded;
   let { result } = recorded;
-  if (!dispatched.ok) {
+  if (failures.length > 0) {
     if (result.success) restoreSnapshot(invocation.snapshot);
-    result = withReducerErrors(result, dispatched.errors);
+    result = withReducerErrors(result, failures);
     message = modelTextOf(result);
   }
   observer?.ended({
     outcome: event.outcome,
     event,
     // A failed call was undone from its snapshot (see tool-invocation.ts); so was a success its reducers refused.
-    rolledBack: invocation.snapshot !== undefined && (!result.success || !dispatched.ok),
+    rolledBack: invocation.snapshot !== undefined && (!result.success || failures.length > 0),
     error: undefined,
     reason: undefined,
   });
   return { call, result, message, event };
 }
 
-/** A `ToolInvoked` as dispatched, with the result it records. */
+/** A `ToolInvoked` as recorded, with the result it holds and what failed while recording it. */
 interface DispatchedRecord {
   readonly event: ToolInvoked;
   readonly result: ToolResult;
-  readonly dispatched: DispatchResult<ToolInvoked>;
+  readonly failures: readonly DispatchFailure[];
 }
 
 /**
@@ -85,7 +84,7 @@ function dispatchRecord(
 ): DispatchedRecord {
   try {
     const event = new ToolInvoked(init);
-    return { event, result: init.result, dispatched: dispatchEvent(scope, invocation, event) };
+    return { event, result: init.result, failures: dispatchEvent(scope, invocation, event) };
   } catch (error) {
     // The session cannot hold the value or the arguments (e.g. a Proxy that refuses to be
     // frozen): record the call without them, saying so, so the call still has its one record.
@@ -104,12 +103,13 @@ function dispatchRecord(
         result,
       }),
     );
-    return { event, result, dispatched: dispatchEvent(scope, invocation, event) };
+    return { event, result, failures: dispatchEvent(scope, invocation, event) };
   }
 }
 
 /**
- * Dispatches `event` into the scope's session. A call that did not succeed is
+ * Records `event` in the scope's session (`Session.record`: a dispatch that
+ * answers only what failed). A call that did not succeed is
  * recorded even from inside an enclosing call that was rolled back (a nested
  * evaluation's interrupted call): the record is history, not a change.
  */
@@ -117,9 +117,9 @@ function dispatchEvent(
   scope: EvaluationScope,
   invocation: Invocation,
   event: ToolInvoked,
-): DispatchResult<ToolInvoked> {
-  if (invocation.outcome === 'success') return scope.session.dispatch(event);
-  return outsideCallFrames(() => scope.session.dispatch(event));
+): readonly DispatchFailure[] {
+  if (invocation.outcome === 'success') return scope.session.record(event);
+  return outsideCallFrames(() => scope.session.record(event));
 }
 
 /** `result` with a message naming the reducers that failed on its record. */

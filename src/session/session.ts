@@ -3,7 +3,7 @@ import { ConfigurationError } from '../core/errors/configuration-error.js';
 import type { DispatchFailure, DispatchParticipant } from './dispatch-failure.js';
 import { DispatchResult } from './dispatch-result.js';
 import type { Dispatcher } from './dispatcher.js';
-import type { EventType } from './event-type.js';
+import type { EventHandler, EventType } from './event-type.js';
 import { InProcessDispatcher } from './in-process-dispatcher.js';
 import type { Snapshotable } from './snapshotable.js';
 import { type Clock, systemClock } from '../core/clock.js';
@@ -22,6 +22,7 @@ import { SessionSnapshot, type SnapshotEntry } from './session-snapshot.js';
 import { stateReducers } from './state-reducers.js';
 import { transaction, type TransactionOptions } from './transaction.js';
 import { describeValue } from '../core/describe-value.js';
+import { checkTags } from './check-tags.js';
 
 /** Options of the {@link Session} constructor. */
 export interface SessionOptions {
@@ -62,8 +63,6 @@ export type CloneOptions = Omit<SessionOptions, 'createdAt' | 'clock'>;
 
 /** The slices of a session as {@link Session.captureStates} found them. @internal */
 export type SessionStates = CapturedLists;
-
-const reservedTags = ['sessionId', 'parentSessionId'] as const;
 
 /**
  * The state of an agent run: typed slices keyed by class, updated only by
@@ -329,58 +328,56 @@ export class Session implements Snapshotable<SessionSnapshot> {
     return reader as unknown as SliceView<T>;
   }
 
+  /**
+   * {@link Session.dispatch} for the runtime's own record of a tool call: the
+   * same steps, answering only what failed, so a record that goes through
+   * builds no `DispatchResult` (this runs for every call). @internal
+   */
+  record(event: object): readonly DispatchFailure[] {
+    const failures: DispatchFailure[] = [];
+    this.#apply(event.constructor as EventType, event, undefined, failures);
+    return failures;
+  }
+
   #dispatch<E extends object>(eventType: EventType<E>, event: E): DispatchResult<E> {
+    const invoked: DispatchParticipant[] = [];
+    const failures: DispatchFailure[] = [];
+    const handlersInvoked = this.#apply(eventType, event, invoked, failures);
+    return DispatchResult.adopting({
+      event,
+      handlersInvoked,
+      reducersInvoked: invoked,
+      errors: failures,
+    });
+  }
+
+  /**
+   * Freezes `event`, runs its reducers and fan-out, then delivers it to the
+   * subscribers: the reducers called go to `invoked` (when given), what failed
+   * to `failures`. Returns the subscribers called.
+   */
+  #apply<E extends object>(
+    eventType: EventType<E>,
+    event: E,
+    invoked: DispatchParticipant[] | undefined,
+    failures: DispatchFailure[],
+  ): readonly EventHandler<E>[] {
     assertCallOpen(describeWrite, this);
     const traits = sessionTraitsOf(eventType);
     freezeStored(event);
-    const invoked: DispatchParticipant[] = [];
-    const failures: DispatchFailure[] = [];
     this.#store.reduce(event, eventType, this.#context, invoked, failures, event);
     for (const value of traits?.fanOut?.(event) ?? []) {
       this.#store.reduce(value, value.constructor as EventType, this.#context, invoked, failures);
     }
     const delivered = this.dispatcher.dispatch(event);
     if (delivered.errors.length > 0) failures.push(...delivered.errors);
-    return DispatchResult.adopting({
-      event,
-      handlersInvoked: delivered.handlersInvoked,
-      reducersInvoked: invoked,
-      errors: failures,
-    });
+    return delivered.handlersInvoked;
   }
 }
 
 /** What `assertCallOpen` says a refused write to `session` was. */
 function describeWrite(session: Session): string {
   return `a write to session ${session.sessionId}`;
-}
-
-function checkTags(tags: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-  const given: unknown = tags;
-  if (typeof given !== 'object' || given === null) {
-    throw new ConfigurationError({
-      subject: 'Session.tags',
-      problem: 'must be an object of string values.',
-      fix: "Pass tags such as { agent: 'planner' }.",
-    });
-  }
-  for (const [key, value] of Object.entries(tags)) {
-    if (typeof value !== 'string') {
-      throw new ConfigurationError({
-        subject: `Session.tags.${key}`,
-        problem: `must be a string, got ${typeof value}.`,
-        fix: `Convert it, e.g. ${key}: String(value).`,
-      });
-    }
-    if ((reservedTags as readonly string[]).includes(key)) {
-      throw new ConfigurationError({
-        subject: `Session.tags.${key}`,
-        problem: 'is set by the session itself.',
-        fix: `Pass ${key === 'sessionId' ? 'sessionId' : 'parent'} as a Session option instead of a tag.`,
-      });
-    }
-  }
-  return Object.freeze({ ...tags });
 }
 
 function checkSliceType(type: unknown, subject: string): void {

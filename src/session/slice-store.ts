@@ -122,7 +122,8 @@ export class SliceStore {
   /**
    * Runs every reducer registered for `eventType` (or the ledger default into
    * the event's own slice). Each reducer's change is applied whole or not at
-   * all; failures are recorded and never stop the other reducers. `frozen`:
+   * all; failures are recorded and never stop the other reducers (the
+   * reducers called go to `invoked`, when it is given). `frozen`:
    * the event when the session already froze it, so storing it as it is costs
    * nothing more.
    */
@@ -130,13 +131,13 @@ export class SliceStore {
     event: object,
     eventType: EventType,
     context: ReducerContext,
-    invoked: DispatchParticipant[],
+    invoked: DispatchParticipant[] | undefined,
     failures: DispatchFailure[],
     frozen?: object,
   ): void {
     const registrations = this.registrations?.get(eventType) ?? ledgerOf(eventType);
     for (const { slice, reducer } of registrations) {
-      invoked.push(reducer);
+      invoked?.push(reducer);
       try {
         // appendAll (every log's ledger) reads nothing: it gets no view of the slice.
         const returned: unknown =
