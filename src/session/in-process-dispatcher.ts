@@ -47,24 +47,32 @@ export class InProcessDispatcher implements Dispatcher {
 
   /** Calls the subscribers of the event's exact class, in subscription order. */
   dispatch<E extends object>(event: E): DispatchResult<E> {
-    const handlers = (this.handlers?.get(event.constructor as EventType) ??
-      []) as readonly EventHandler<E>[];
-    if (handlers.length === 0) return DispatchResult.adopting({ event });
     const errors: DispatchFailure[] = [];
+    const handlersInvoked = this.deliver(event, errors);
+    // The handler arrays are replaced on change, never mutated, so the result may keep this one.
+    return DispatchResult.adopting({ event, handlersInvoked, errors });
+  }
+
+  /**
+   * {@link InProcessDispatcher.dispatch} without the result: each failure is
+   * pushed to `failures`; returns the handlers called. @internal
+   */
+  deliver<E extends object>(event: E, failures: DispatchFailure[]): readonly EventHandler<E>[] {
+    const handlers = (this.handlers?.get(event.constructor as EventType) ??
+      NO_HANDLERS) as readonly EventHandler<E>[];
     for (const handler of handlers) {
       try {
         const returned = (handler as (event: E) => unknown)(event);
         if (isThenable(returned)) {
           // Keep the late rejection from crashing the process; the failure is reported below.
           returned.then(undefined, () => undefined);
-          errors.push({ source: 'subscriber', handler, error: asyncHandlerError(handler) });
+          failures.push({ source: 'subscriber', handler, error: asyncHandlerError(handler) });
         }
       } catch (error) {
-        errors.push({ source: 'subscriber', handler, error });
+        failures.push({ source: 'subscriber', handler, error });
       }
     }
-    // The handler arrays are replaced on change, never mutated, so the result may keep this one.
-    return DispatchResult.adopting({ event, handlersInvoked: handlers, errors });
+    return handlers;
   }
 
   /** Number of handlers subscribed to exactly `type`. */
@@ -72,6 +80,8 @@ export class InProcessDispatcher implements Dispatcher {
     return this.handlers?.get(type)?.length ?? 0;
   }
 }
+
+const NO_HANDLERS: readonly EventHandler<never>[] = Object.freeze([]);
 
 function asyncHandlerError(handler: (...args: never[]) => unknown): ConfigurationError {
   return new ConfigurationError({

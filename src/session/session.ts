@@ -369,7 +369,15 @@ export class Session implements Snapshotable<SessionSnapshot> {
     for (const value of traits?.fanOut?.(event) ?? []) {
       this.#store.reduce(value, value.constructor as EventType, this.#context, invoked, failures);
     }
-    const delivered = this.dispatcher.dispatch(event);
+    const dispatcher = this.dispatcher;
+    // The default dispatcher (not a subclass, which may dispatch its own way) delivers without building a result.
+    if (
+      dispatcher instanceof InProcessDispatcher &&
+      dispatcher.constructor === InProcessDispatcher
+    ) {
+      return dispatcher.deliver(event, failures);
+    }
+    const delivered = dispatcher.dispatch(event);
     if (delivered.errors.length > 0) failures.push(...delivered.errors);
     return delivered.handlersInvoked;
   }

@@ -1,5 +1,7 @@
 import { Reducer } from '../../src/decorators/reducer.js';
 import { ToolInvoked } from '../../src/runtime/events/tool-invoked.js';
+import type { DispatchResult } from '../../src/session/dispatch-result.js';
+import { InProcessDispatcher } from '../../src/session/in-process-dispatcher.js';
 import { Session } from '../../src/session/session.js';
 import { SliceOp } from '../../src/session/slice-op.js';
 import { ToolResult } from '../../src/tools/tool-result.js';
@@ -86,5 +88,25 @@ describe('Session.record', () => {
       ['subscriber', 'subscriber broke'],
     ]);
     expect(described(failures)).toEqual(described(reported));
+  });
+
+  it('goes through a dispatcher subclass that dispatches its own way, as dispatch does', () => {
+    const seen: string[] = [];
+    class CountingDispatcher extends InProcessDispatcher {
+      override dispatch<E extends object>(event: E): DispatchResult<E> {
+        seen.push(event.constructor.name);
+        return super.dispatch(event);
+      }
+    }
+    const session = new Session({ dispatcher: new CountingDispatcher() });
+    const delivered: ToolInvoked[] = [];
+    session.dispatcher.subscribe(ToolInvoked, (event) => {
+      delivered.push(event);
+    });
+    const recorded = invoked('a');
+    expect(session.record(recorded)).toEqual([]);
+    session.dispatch(new Receipt('r2'));
+    expect(seen).toEqual(['ToolInvoked', 'Receipt']);
+    expect(delivered).toEqual([recorded]);
   });
 });
