@@ -78,13 +78,45 @@ export class ToolExecutor {
   /**
    * Runs `calls` and returns one outcome per call, in call order, until a call
    * needs a person's approval: the calls before it are recorded, it and the
-   * rest wait (`paused`), and the rest are probed for approval too.
+   * rest wait (`paused`), and the rest are probed for approval too. A lone
+   * state-changing call whose steps all finish at once is recorded before this
+   * returns (a promise already settled: no asynchronous step at all).
    */
-  async execute(
+  execute(
     scope: EvaluationScope,
     calls: readonly ProviderToolCall[],
     options: ExecuteOptions = {},
   ): Promise<ExecutedCalls> {
+    if (calls.length !== 1 || options.observer !== undefined || options.checkpoint !== undefined) {
+      return this.#execute(scope, calls, options, undefined);
+    }
+    const call = calls[0] as ProviderToolCall;
+    const ended = this.#invokeOne(scope, call, options.decisions);
+    if (ended instanceof Promise || ended.kind === 'pending' || ended.kind === 'clear') {
+      return this.#execute(scope, calls, options, ended);
+    }
+    if (isReadOnly(scope, call)) return this.#execute(scope, calls, options, ended);
+    // A lone state-changing call that ended at once holds its own lock: recorded now, no async step.
+    try {
+      const outcomes: ToolCallOutcome[] = [];
+      const stop = this.#recordAll(scope, [ended], outcomes, options, undefined, ended.release);
+      return stop === undefined ? Promise.resolve(allRecorded(outcomes)) : Promise.reject(stop);
+    } catch (error) {
+      // What a subscriber of the outcomes threw rejects, as from an async function.
+      return Promise.resolve().then(() => {
+        throw error;
+      });
+    }
+  }
+
+  /** {@link ToolExecutor.execute}, the first call's end given when it was already invoked. */
+  async #execute(
+    scope: EvaluationScope,
+    calls: readonly ProviderToolCall[],
+    options: ExecuteOptions,
+    invoked: Invocation | HeldCall | Promise<Invocation | HeldCall> | undefined,
+  ): Promise<ExecutedCalls> {
+    let first = invoked;
     const outcomes: ToolCallOutcome[] = [];
     const { observer, checkpoint } = options;
     let index = 0;
@@ -100,7 +132,9 @@ export class ToolExecutor {
       let held: (Invocation | HeldCall)[];
       if (batch.length === 1 && observer === undefined) {
         // A call whose steps all finish at once ends without a promise: nothing to await.
-        const one = this.#invokeOne(scope, batch[0] as ProviderToolCall, options.decisions);
+        const one =
+          first ?? this.#invokeOne(scope, batch[0] as ProviderToolCall, options.decisions);
+        first = undefined;
         held = [one instanceof Promise ? await one : one];
       } else held = await this.#invokeAll(scope, batch, options.decisions, observed, observer);
       const firstHeld = firstPending(held);

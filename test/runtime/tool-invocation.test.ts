@@ -328,3 +328,60 @@ describe('invokeToolCall', () => {
     ).toEqual(['a', 'b']);
   });
 });
+
+describe('ToolExecutor.execute with a lone call', () => {
+  const executor = new ToolExecutor({ readOnlyConcurrency: 2, clock: new ManualClock() });
+  const call = (name: string): { callId: string; name: string; arguments: string } => ({
+    callId: `lone-${name}`,
+    name,
+    arguments: '{"text":"hi","count":1}',
+  });
+
+  it('records a state-changing call that ended at once before it returns, without a promise of its own', async () => {
+    const { scope, session } = newScope();
+    const { returned, promises } = countingPromises(() => executor.execute(scope, [call('plain')]));
+    // The one promise is the settled answer itself.
+    expect(promises).toBe(1);
+    expect(
+      session
+        .slice(ToolInvoked)
+        .all()
+        .map((event) => event.callId),
+    ).toEqual(['lone-plain']);
+    const { outcomes, paused } = await returned;
+    expect([outcomes.map((outcome) => outcome.message), paused]).toEqual([
+      ['Echoed.\n\nhi'],
+      undefined,
+    ]);
+  });
+
+  it('rejects, rather than throws, when what is told of the outcome throws', async () => {
+    const { scope, session } = newScope();
+    let returned: Promise<unknown> | undefined;
+    expect(() => {
+      returned = executor.execute(scope, [call('plain')], {
+        onOutcome: () => {
+          throw new Error('the stream is closed');
+        },
+      });
+    }).not.toThrow();
+    await expect(returned).rejects.toThrow('the stream is closed');
+    expect(session.slice(ToolInvoked).all()).toHaveLength(1);
+  });
+
+  it('takes the asynchronous way for a read-only call and for a call that waits, with the same records', async () => {
+    const { scope, session } = newScope();
+    const reader = await executor.execute(scope, [call('reader')]);
+    const later = await executor.execute(scope, [call('async_handler')]);
+    expect([...reader.outcomes, ...later.outcomes].map((outcome) => outcome.message)).toEqual([
+      'Echoed.\n\nhi',
+      'Echoed.\n\nhi',
+    ]);
+    expect(
+      session
+        .slice(ToolInvoked)
+        .all()
+        .map((event) => event.callId),
+    ).toEqual(['lone-reader', 'lone-async_handler']);
+  });
+});
