@@ -56,6 +56,7 @@ describe('A result value as the session records it', () => {
     expect(Object.isFrozen(copy)).toBe(true);
     expect(Object.isFrozen(copy['__proto__'])).toBe(true);
     expect(Object.isFrozen(value)).toBe(false);
+    expect(Object.isFrozen(Object.getOwnPropertyDescriptor(value, '__proto__')?.value)).toBe(false);
     expect(invoked.renderedMessage).toBe(
       'Here.\n\n{"constructor":"c","toString":"t","hasOwnProperty":1,"__proto__":{"nested":true},"n":2}',
     );
