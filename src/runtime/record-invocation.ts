@@ -28,9 +28,11 @@ export function recordInvocation(
   observer: ToolCallObserver | undefined,
 ): ToolCallOutcome {
   const { call } = invocation;
-  // The model reads the original result; the session keeps a copy where a copy is faithful.
-  let message = modelTextOf(invocation.result);
+  // The session keeps a copy where a copy is faithful (taken as the handler returned the value,
+  // before rendering runs any of its code); the model reads the original, or that copy where the
+  // two render alike (see `modelTextOf`).
   const sessionResult = boundedFailure(resultForSession(invocation.result));
+  let message = modelTextOf(invocation.result, sessionResult);
   const recorded = dispatchRecord(
     scope,
     invocation,

@@ -1,3 +1,5 @@
+import { types } from 'node:util';
+
 import type { EvaluationScope } from '../scope/evaluation-scope.js';
 import { boundText } from '../../core/errors/bound-text.js';
 import { describeThrown } from '../../core/errors/describe-thrown.js';
@@ -68,10 +70,14 @@ export function resultForSession(result: ToolResult): ToolResult {
 
 /**
  * What the model reads for `result`: `toModelText()` of the result the handler
- * returned (never of a copy), a note instead of the value when rendering it
- * throws, and a failed result's text cut to {@link MAX_FAILURE_TEXT_LENGTH}. Never throws. @internal
+ * returned, a note instead of the value when rendering it throws, and a failed
+ * result's text cut to {@link MAX_FAILURE_TEXT_LENGTH}. Never throws. A copy
+ * (`recorded`, what the session records) is rendered instead only where the
+ * two render alike without running any code: see {@link flatRecordText}. @internal
  */
-export function modelTextOf(result: ToolResult): string {
+export function modelTextOf(result: ToolResult, recorded?: ToolResult): string {
+  const flat = recorded === undefined ? undefined : flatRecordText(result, recorded);
+  if (flat !== undefined) return flat;
   let text: string;
   try {
     text = result.toModelText();
@@ -79,4 +85,34 @@ export function modelTextOf(result: ToolResult): string {
     text = `${result.message}\n\n[The value could not be rendered: ${describeThrown(error)}]`;
   }
   return result.success ? text : boundText(text, MAX_FAILURE_TEXT_LENGTH);
+}
+
+/**
+ * The model's text for a successful `ToolResult` whose value the session
+ * copied (`recorded` holds the copy) when that value is a flat record: a plain
+ * object of strings, booleans and finite numbers. The copy was read from the
+ * value's own data properties (never a Proxy's), so rendering either runs no code (no getter,
+ * `toJSON` or `render`) and gives the same JSON, `dump` changing nothing in
+ * it; the copy's is made without `dump`'s intermediate object, as most tools'
+ * results are such records. `undefined` for anything else.
+ */
+function flatRecordText(result: ToolResult, recorded: ToolResult): string | undefined {
+  const copy = recorded.value;
+  if (copy === result.value || typeof copy !== 'object' || copy === null) return undefined;
+  if (!result.success || result.excludeValueFromContext || result.constructor !== ToolResult) {
+    return undefined;
+  }
+  // A Proxy's `get` trap may answer otherwise than the descriptors the copy was read from.
+  if (types.isProxy(result.value)) return undefined;
+  const proto = Object.getPrototypeOf(copy) as object | null;
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  // A `toJSON` some code added to Object.prototype would change what JSON.stringify writes.
+  if ((copy as { toJSON?: unknown }).toJSON !== undefined) return undefined;
+  const record = copy as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (typeof item === 'string' || typeof item === 'boolean') continue;
+    if (typeof item !== 'number' || !Number.isFinite(item)) return undefined;
+  }
+  return `${result.message}\n\n${JSON.stringify(record)}`;
 }
