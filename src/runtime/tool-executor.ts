@@ -90,19 +90,19 @@ export class ToolExecutor {
     if (calls.length !== 1 || options.observer !== undefined || options.checkpoint !== undefined) {
       return this.#execute(scope, calls, options, undefined);
     }
-    const call = calls[0] as ProviderToolCall;
-    const ended = this.#invokeOne(scope, call, options.decisions);
-    if (ended instanceof Promise || ended.kind === 'pending' || ended.kind === 'clear') {
-      return this.#execute(scope, calls, options, ended);
-    }
-    if (isReadOnly(scope, call)) return this.#execute(scope, calls, options, ended);
-    // A lone state-changing call that ended at once holds its own lock: recorded now, no async step.
     try {
+      const call = calls[0] as ProviderToolCall;
+      const ended = this.#invokeOne(scope, call, options.decisions);
+      if (ended instanceof Promise || ended.kind === 'pending' || ended.kind === 'clear') {
+        return this.#execute(scope, calls, options, ended);
+      }
+      if (isReadOnly(scope, call)) return this.#execute(scope, calls, options, ended);
+      // A lone state-changing call that ended at once holds its own lock: recorded now, no async step.
       const outcomes: ToolCallOutcome[] = [];
       const stop = this.#recordAll(scope, [ended], outcomes, options, undefined, ended.release);
       return stop === undefined ? Promise.resolve(allRecorded(outcomes)) : Promise.reject(stop);
     } catch (error) {
-      // What a subscriber of the outcomes threw rejects, as from an async function.
+      // What a subscriber of the outcomes threw rejects, as it would from an async function.
       return Promise.resolve().then(() => {
         throw error;
       });

@@ -31,7 +31,6 @@ import {
   MarkdownSection,
   PolicyDecision,
   Prompt,
-  ResourceRegistry,
   Section,
   Session,
   Tool,
@@ -41,8 +40,9 @@ import {
 } from '../../src/index.js';
 import { ScriptedAdapter } from '../../src/testing/index.js';
 
-import { EvaluationScope } from '../../src/runtime/scope/evaluation-scope.js';
+import type { EvaluationScope } from '../../src/runtime/scope/evaluation-scope.js';
 import { ToolExecutor } from '../../src/runtime/tool-executor.js';
+import { directScope } from '../support/direct-scope.js';
 import { allocatedPerOp, compare, type Contender } from './measure.js';
 
 class EchoParams {
@@ -142,26 +142,8 @@ export default async function run(): Promise<void> {
   // with old-generation collections (with 10,000 the peer's median was up to 1.7 times its fastest round).
   let session = new Session();
   const adapter = new ScriptedAdapter([]);
-  const toolSpecs = rendered.tools.map((tool) =>
-    adapter.toolSpec(tool, rendered.toolParamDescriptions.get(tool.name)),
-  );
   const scope = (): EvaluationScope =>
-    new EvaluationScope({
-      root: container,
-      evaluationId: 'bench',
-      prompt,
-      rendered,
-      session,
-      deadline: undefined,
-      budgetTracker: undefined,
-      resources: new ResourceRegistry().open(),
-      adapter,
-      toolSpecs,
-      evaluate: (child, options = {}) => runtime.evaluate(child, { adapter, ...options }),
-      signal: new AbortController().signal,
-      resolvableWithoutCall: (sectionClass) => runtime.isCallFree(sectionClass),
-      directConstruction: (sectionClass) => runtime.directConstruction(sectionClass),
-    });
+    directScope({ container, runtime, prompt, rendered, session, adapter, evaluationId: 'bench' });
   let evaluation = scope();
   const executor = new ToolExecutor({ readOnlyConcurrency: 1, clock: runtime.clock });
   let calls = 0;

@@ -14,7 +14,6 @@ import {
   MarkdownSection,
   PolicyDecision,
   Prompt,
-  ResourceRegistry,
   Session,
   ToolDefinition,
   ToolInvoked,
@@ -24,9 +23,10 @@ import { ManualClock, ScriptedAdapter } from 'affordance/testing';
 
 import { acquireSessionLock } from '../../src/runtime/acquire-session-lock.js';
 import type { HeldCall, Invocation } from '../../src/runtime/call-ending.js';
-import { EvaluationScope } from '../../src/runtime/scope/evaluation-scope.js';
+import type { EvaluationScope } from '../../src/runtime/scope/evaluation-scope.js';
 import { invokeToolCall } from '../../src/runtime/tool-invocation.js';
 import { ToolExecutor } from '../../src/runtime/tool-executor.js';
+import { directScope } from '../support/direct-scope.js';
 
 /*
  * A call whose steps all finish at once (valid arguments checked by the
@@ -179,26 +179,11 @@ function newScope(): { scope: EvaluationScope; session: Session } {
     sections: [new MarkdownSection({ key: 'tools', title: 'Tools', tools })],
   });
   runtime.prepare(prompt);
-  const rendered = prompt.render();
   const session = new Session();
   const adapter = new ScriptedAdapter([]);
-  const scope = new EvaluationScope({
-    root: container,
-    evaluationId: 'steps',
-    prompt,
-    rendered,
-    session,
-    deadline: undefined,
-    budgetTracker: undefined,
-    resources: new ResourceRegistry().open(),
-    adapter,
-    toolSpecs: rendered.tools.map((tool) => adapter.toolSpec(tool)),
-    evaluate: (child, options = {}) => runtime.evaluate(child, { adapter, ...options }),
-    signal: new AbortController().signal,
-    resolvableWithoutCall: (sectionClass) => runtime.isCallFree(sectionClass),
-    directConstruction: (sectionClass) => runtime.directConstruction(sectionClass),
-  });
-  return { scope, session };
+  const rendered = prompt.render();
+  const parts = { container, runtime, prompt, rendered, session, adapter, evaluationId: 'steps' };
+  return { scope: directScope(parts), session };
 }
 
 /** What `fn` returned, and how many promises were created while it ran. */
