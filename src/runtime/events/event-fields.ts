@@ -90,11 +90,11 @@ export function modelTextOf(result: ToolResult, recorded?: ToolResult): string {
 /**
  * The model's text for a successful `ToolResult` whose value the session
  * copied (`recorded` holds the copy) when that value is a flat record: a plain
- * object of strings, booleans and finite numbers. The copy was read from the
- * value's own data properties (never a Proxy's), so rendering either runs no code (no getter,
- * `toJSON` or `render`) and gives the same JSON, `dump` changing nothing in
- * it; the copy's is made without `dump`'s intermediate object, as most tools'
- * results are such records. `undefined` for anything else.
+ * object of strings, booleans and finite numbers, not a Proxy. The copy was
+ * read from the value's own data properties, so rendering either one runs no
+ * code (no getter, `toJSON` or `render`) and gives the same JSON, which `dump`
+ * would not change; the copy's is made without `dump`'s intermediate object,
+ * as most tools' results are such records. `undefined` for anything else.
  */
 function flatRecordText(result: ToolResult, recorded: ToolResult): string | undefined {
   const copy = recorded.value;
