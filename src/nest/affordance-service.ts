@@ -158,10 +158,8 @@ export class AffordanceService implements OnApplicationBootstrap {
   stream<O>(prompt: Prompt<O>, options: NestEvaluateOptions = {}): EvaluationStream<O> {
     this.prepare(prompt);
     const { request, contextId, ...evaluateOptions } = options;
-    const context = this.#bridge.contextFor(request, contextId);
-    return bindStreamReads(this.runtime.stream(prompt, evaluateOptions), (read) =>
-      this.#bridge.run(context, read),
-    );
+    const held = this.#bridge.hold(this.#bridge.contextFor(request, contextId));
+    return bindStreamReads(this.runtime.stream(prompt, evaluateOptions), held.enter, held.release);
   }
 
   /**

@@ -29,6 +29,14 @@ export interface NestSection {
   readonly singleton: boolean;
 }
 
+/** A Nest context held for work that enters it more than once (see {@link NestSectionBridge.hold}). */
+export interface HeldContext {
+  /** Runs `work` in the context. */
+  readonly enter: <T>(work: () => Promise<T>) => Promise<T>;
+  /** The work has ended: the bridge may stop tracking the context. */
+  readonly release: () => void;
+}
+
 /** The Nest context an evaluation's request- and transient-scoped sections are resolved in. */
 interface EvaluationContext {
   readonly contextId: ContextId;
@@ -42,6 +50,12 @@ interface EvaluationContext {
  * `moduleRef.resolve` in the evaluation's Nest context for the others. The
  * context travels with the evaluation in an `AsyncLocalStorage`, so nested
  * evaluations and concurrent tool calls keep their request.
+ *
+ * On Node 20 an enabled `AsyncLocalStorage` turns on promise hooks for the
+ * whole process: every promise of the application (its HTTP server, its
+ * database driver) pays for them. So the storage is enabled only while an
+ * evaluation, a resumed one, a stream or a direct tool call runs through the
+ * bridge, and disabled when the last of them has ended.
  */
 @Injectable()
 export class NestSectionBridge implements OnModuleInit {
@@ -53,6 +67,8 @@ export class NestSectionBridge implements OnModuleInit {
   /** Contexts of evaluations started without `AffordanceService` (e.g. `runtime.evaluate`): one per evaluation. */
   readonly #orphanContexts = new WeakMap<RenderedPrompt, ContextId>();
   #discovered = false;
+  /** Evaluations, streams and direct calls under way in the storage. */
+  #running = 0;
 
   constructor(discovery: DiscoveryService, moduleRef: ModuleRef, runtime: AffordanceRuntime) {
     this.#discovery = discovery;
@@ -111,9 +127,59 @@ export class NestSectionBridge implements OnModuleInit {
     return id;
   }
 
-  /** Runs `evaluation` with `contextId` as the Nest context of every section it resolves. */
+  /**
+   * Runs `evaluation` with `contextId` as the Nest context of every section it
+   * resolves, the storage enabled until what it returns settles.
+   */
   run<T>(contextId: ContextId, evaluation: () => Promise<T>): Promise<T> {
-    return this.#storage.run({ contextId }, evaluation);
+    return this.#runCounted({ contextId }, evaluation);
+  }
+
+  /**
+   * The context `contextId` for work that enters it more than once, such as
+   * the reads of a stream whose evaluation runs on between them: the storage
+   * stays enabled from the first `enter` until `release` (call it once the
+   * work has ended; later calls do nothing). An `enter` after `release` runs
+   * as {@link NestSectionBridge.run} does.
+   */
+  hold(contextId: ContextId): HeldContext {
+    const store: EvaluationContext = { contextId };
+    let state: 'idle' | 'held' | 'released' = 'idle';
+    return {
+      enter: <T>(work: () => Promise<T>): Promise<T> => {
+        if (state === 'released') return this.#runCounted(store, work);
+        if (state === 'idle') {
+          state = 'held';
+          this.#running += 1;
+        }
+        return this.#storage.run(store, work);
+      },
+      release: (): void => {
+        const wasHeld = state === 'held';
+        state = 'released';
+        if (wasHeld) this.#leave();
+      },
+    };
+  }
+
+  #runCounted<T>(store: EvaluationContext, work: () => Promise<T>): Promise<T> {
+    this.#running += 1;
+    let running: Promise<T>;
+    try {
+      running = this.#storage.run(store, work);
+    } catch (error) {
+      this.#leave();
+      throw error;
+    }
+    return running.finally(() => {
+      this.#leave();
+    });
+  }
+
+  /** One piece of work ended; with none left, the storage (and, with it, the promise hooks) goes off. */
+  #leave(): void {
+    this.#running -= 1;
+    if (this.#running === 0) this.#storage.disable();
   }
 
   #sectionFrom(wrapper: InstanceWrapper): NestSection | undefined {

@@ -105,6 +105,7 @@ beforeAll(() => {
   writeFileSync(join(consumer, 'typed.ts'), typedConsumer);
   writeFileSync(join(consumer, 'hooks.mjs'), hooksConsumer);
   writeFileSync(join(consumer, 'sync-hooks.mjs'), syncHooksConsumer);
+  writeFileSync(join(consumer, 'nest-hooks.mjs'), nestHooksConsumer);
   writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(typedConsumerConfig));
 }, 120_000);
 
@@ -177,6 +178,22 @@ describe('The packed package', () => {
       synchronous: false,
       undeclared: true,
       texts: ['Done.', 'Done.'],
+    });
+  });
+
+  it("leaves the application's promises untracked once AffordanceService's evaluations and streams have ended", () => {
+    // The Nest bridge keeps each evaluation's Nest context in an AsyncLocalStorage, which on Node
+    // 20 tracks every promise of the process while enabled. A stream read half-way keeps it (its
+    // evaluation goes on between reads): that check shows a tracked promise is seen as one.
+    const output = run(process.execPath, ['nest-hooks.mjs'], consumer);
+    expect(JSON.parse(output)).toEqual({
+      before: false,
+      afterEvaluate: false,
+      streamHalfRead: true,
+      afterStream: false,
+      afterCallTool: false,
+      texts: ['Done.', 'Done.'],
+      probes: ['probed', 'probed', 'probed'],
     });
   });
 
@@ -365,6 +382,79 @@ console.log(JSON.stringify({
   afterFailure,
   texts: [first.text, second.text],
   outcomes: session.slice(ToolInvoked).all().map((call) => call.outcome),
+}));
+`;
+
+/**
+ * An evaluation, a stream and a direct tool call through `AffordanceService` in
+ * a Nest application context, each followed by a check whether promises are
+ * still tracked (a plain process: nothing else enables async hooks). The
+ * module is declared without decorator syntax, as plain JavaScript can.
+ */
+const nestHooksConsumer = `import 'reflect-metadata';
+import { executionAsyncId } from 'node:async_hooks';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MarkdownSection, Prompt, ToolDefinition, ToolResult } from 'affordance';
+import { AffordanceModule, AffordanceService } from 'affordance/nest';
+import { ProviderAdapter, providerCapabilities } from 'affordance/provider';
+
+async function tracked() {
+  await new Promise((resolve) => setImmediate(resolve));
+  await null;
+  return executionAsyncId() !== 0;
+}
+class OneCall extends ProviderAdapter {
+  name = 'one-call';
+  capabilities = providerCapabilities();
+  request(request) {
+    return Promise.resolve(
+      request.turn === 0
+        ? { toolCalls: [{ callId: 'c' + request.turn, name: 'probe', arguments: '{}' }] }
+        : { text: 'Done.' },
+    );
+  }
+}
+const probe = new ToolDefinition({
+  name: 'probe',
+  description: 'Answers at once.',
+  synchronous: true,
+  handler: () => ToolResult.ok('probed'),
+});
+const prompt = new Prompt({
+  ns: 'consumer',
+  key: 'nest-hooks',
+  sections: [new MarkdownSection({ key: 'work', title: 'Work', template: 'Work.', tools: [probe] })],
+});
+class AppModule {}
+Module({ imports: [AffordanceModule.forRoot({ adapter: () => new OneCall(), prompts: [prompt] })] })(AppModule);
+const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
+const affordance = app.get(AffordanceService);
+
+const before = await tracked();
+const evaluated = await affordance.evaluate(prompt, { input: 'Go.' });
+const afterEvaluate = await tracked();
+const iterator = affordance.stream(prompt, { input: 'Go.' })[Symbol.asyncIterator]();
+const parts = [(await iterator.next()).value];
+const streamHalfRead = await tracked();
+for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) parts.push(next.value);
+const afterStream = await tracked();
+const called = await affordance.callTool(prompt, { callId: 'direct', name: 'probe', arguments: '{}' });
+const afterCallTool = await tracked();
+await app.close();
+const answer = parts.find((part) => part.type === 'answer');
+console.log(JSON.stringify({
+  before,
+  afterEvaluate,
+  streamHalfRead,
+  afterStream,
+  afterCallTool,
+  texts: [evaluated.text, answer?.response.text],
+  probes: [
+    evaluated.toolCalls[0]?.result.value,
+    parts.find((part) => part.type === 'tool-call-end')?.event.result.value,
+    called.result.value,
+  ],
 }));
 `;
 

@@ -199,6 +199,25 @@ describe('AffordanceService.stream', () => {
       expect(seen[0]?.[0]?.callerInstance).not.toBe(seen[1]?.[0]?.callerInstance);
     });
 
+    it('should keep the request while the evaluation runs on between reads', async () => {
+      const session = new Session();
+      const iterator = affordance
+        .stream(deskPrompt, { request: request('fay'), session, input: 'fay' })
+        [Symbol.asyncIterator]();
+      const parts: EvaluationStreamPart[] = [];
+      const first = await iterator.next();
+      // No read under way now: the evaluation runs on into the stream's buffer, calling both tools.
+      for (let waited = 0; waited < 200 && session.slice(ToolInvoked).all().length < 2; waited++) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      expect(session.slice(ToolInvoked).all()).toHaveLength(2);
+      for (let next = first; next.done !== true; next = await iterator.next()) {
+        parts.push(next.value);
+      }
+
+      expect(seenIn(parts).map((entry) => entry.caller)).toEqual(['fay', 'fay']);
+    });
+
     it('should keep the request in an evaluation nested by a tool of a streamed evaluation', async () => {
       const parts = await collect(
         affordance.stream(frontPrompt, { request: request('dora'), input: 'front: who am I?' }),
