@@ -97,7 +97,12 @@ export class McpHttpHandler {
       body = parsed;
     }
     const target = transport;
-    await this.#server.httpRequests.run(req, () => target.handleRequest(req, res, body));
+    // Only a POST carries calls; a GET holds the client's event stream open for as long as it is connected.
+    if (req.method !== 'POST') {
+      await target.handleRequest(req, res, body);
+      return;
+    }
+    await this.#server.handleHttp(req, res, () => target.handleRequest(req, res, body));
   }
 
   /** Closes every open client session. */

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -51,8 +51,10 @@ export class McpToolServer {
   readonly #chosen: ReadonlySet<string> | undefined;
   /** Names of the prompt's tools that run locally (enabled or not). */
   readonly #offered: ReadonlySet<string>;
-  /** The HTTP request being handled, for the calls it carries. @internal */
-  readonly httpRequests = new AsyncLocalStorage<IncomingMessage>();
+  /** The HTTP request being handled, for the calls it carries (see {@link McpToolServer.handleHttp}). */
+  readonly #httpRequests = new AsyncLocalStorage<IncomingMessage>();
+  /** HTTP requests whose response is still open. */
+  #httpInFlight = 0;
 
   constructor(options: McpToolServerOptions) {
     this.options = options;
@@ -61,6 +63,28 @@ export class McpToolServer {
       options.prompt.tools.filter((tool) => !tool.native).map((tool) => tool.name),
     );
     options.runtime.prepare(options.prompt);
+  }
+
+  /**
+   * Runs `handle` with `req` as the HTTP request of the calls it carries
+   * (`McpCallContext.httpRequest`), until `res` closes: as long as its calls
+   * can answer, whenever `handle` returns. On Node 20 the storage that carries
+   * the request turns on promise hooks for the whole process while enabled,
+   * so it is disabled whenever no response is open. @internal
+   */
+  handleHttp(
+    req: IncomingMessage,
+    res: ServerResponse,
+    handle: () => Promise<void>,
+  ): Promise<void> {
+    // A response already closed emits no more 'close': its calls could not answer anyway.
+    if (res.destroyed) return handle();
+    this.#httpInFlight += 1;
+    res.once('close', () => {
+      this.#httpInFlight -= 1;
+      if (this.#httpInFlight === 0) this.#httpRequests.disable();
+    });
+    return this.#httpRequests.run(req, handle);
   }
 
   /**
@@ -141,7 +165,7 @@ export class McpToolServer {
     }
     const call: McpCallContext = {
       sessionId: extra.sessionId,
-      httpRequest: this.httpRequests.getStore(),
+      httpRequest: this.#httpRequests.getStore(),
       session,
     };
     const token = extra._meta?.progressToken;

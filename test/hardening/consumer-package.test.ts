@@ -106,6 +106,7 @@ beforeAll(() => {
   writeFileSync(join(consumer, 'hooks.mjs'), hooksConsumer);
   writeFileSync(join(consumer, 'sync-hooks.mjs'), syncHooksConsumer);
   writeFileSync(join(consumer, 'nest-hooks.mjs'), nestHooksConsumer);
+  writeFileSync(join(consumer, 'mcp-hooks.mjs'), mcpHooksConsumer);
   writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(typedConsumerConfig));
 }, 120_000);
 
@@ -194,6 +195,20 @@ describe('The packed package', () => {
       afterCallTool: false,
       texts: ['Done.', 'Done.'],
       probes: ['probed', 'probed', 'probed'],
+    });
+  });
+
+  it("leaves the application's promises untracked between the MCP calls an McpHttpHandler serves", () => {
+    // The handler keeps the HTTP request of each call in an AsyncLocalStorage while its response
+    // is open: a promise made while a call's options are computed is tracked, one after is not.
+    const output = run(process.execPath, ['mcp-hooks.mjs'], consumer);
+    expect(JSON.parse(output)).toEqual({
+      before: false,
+      duringCall: true,
+      afterCall: false,
+      afterSecondCall: false,
+      callers: ['ada', 'ada'],
+      texts: ['OK\n\nprobed', 'OK\n\nprobed'],
     });
   });
 
@@ -455,6 +470,73 @@ console.log(JSON.stringify({
     parts.find((part) => part.type === 'tool-call-end')?.event.result.value,
     called.result.value,
   ],
+}));
+`;
+
+/**
+ * An MCP client calling a tool twice through an \`McpHttpHandler\` on 127.0.0.1,
+ * each call followed by a check whether promises are still tracked (a plain
+ * process: nothing else enables async hooks).
+ */
+const mcpHooksConsumer = `import 'reflect-metadata';
+import { executionAsyncId } from 'node:async_hooks';
+import { createServer } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Container } from 'inversify';
+import { installAffordance, MarkdownSection, Prompt, ToolDefinition, ToolResult } from 'affordance';
+import { McpHttpHandler, McpToolServer } from 'affordance/mcp';
+
+async function tracked() {
+  await new Promise((resolve) => setImmediate(resolve));
+  await null;
+  return executionAsyncId() !== 0;
+}
+const probe = new ToolDefinition({
+  name: 'probe',
+  description: 'Answers at once.',
+  synchronous: true,
+  handler: () => ToolResult.ok('probed'),
+});
+const prompt = new Prompt({
+  ns: 'consumer',
+  key: 'mcp-hooks',
+  sections: [new MarkdownSection({ key: 'work', title: 'Work', template: 'Work.', tools: [probe] })],
+});
+const callers = [];
+let duringCall;
+const mcp = new McpHttpHandler(
+  new McpToolServer({
+    runtime: installAffordance(new Container()),
+    prompt,
+    callOptions: async (call) => {
+      callers.push(call.httpRequest?.headers['x-caller']);
+      duringCall ??= await Promise.resolve().then(() => executionAsyncId() !== 0);
+      return {};
+    },
+  }),
+);
+const server = createServer((req, res) => void mcp.handle(req, res));
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = new URL('http://127.0.0.1:' + server.address().port + '/mcp');
+const before = await tracked();
+const client = new Client({ name: 'consumer', version: '1.0.0' });
+await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-caller': 'ada' } } }));
+const first = await client.callTool({ name: 'probe', arguments: {} });
+const afterCall = await tracked();
+const second = await client.callTool({ name: 'probe', arguments: {} });
+const afterSecondCall = await tracked();
+await client.close();
+await mcp.close();
+server.closeAllConnections();
+await new Promise((resolve) => server.close(resolve));
+console.log(JSON.stringify({
+  before,
+  duringCall,
+  afterCall,
+  afterSecondCall,
+  callers,
+  texts: [first, second].map((result) => result.content.map((part) => part.text).join('')),
 }));
 `;
 

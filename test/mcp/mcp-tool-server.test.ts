@@ -67,9 +67,9 @@ async function serve(
   return { url, client, handler, sessions, log };
 }
 
-async function connect(url: URL): Promise<Client> {
+async function connect(url: URL, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'test-host', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(url));
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   return client;
 }
 
@@ -124,6 +124,38 @@ describe('McpToolServer over Streamable HTTP', () => {
         .map((event) => event.name),
     ).toEqual(['add_note']);
   });
+
+  it.each([
+    ['an event stream', false],
+    ['plain JSON', true],
+  ])(
+    'hands each call the HTTP request that carried it, answering with %s',
+    async (_answer, jsonResponse) => {
+      const callers: unknown[] = [];
+      const { url, handler } = await serve(
+        {
+          callOptions: (call) => {
+            callers.push(call.httpRequest?.headers['x-caller']);
+            return {};
+          },
+        },
+        { jsonResponse },
+      );
+      const clients = await Promise.all(
+        ['ada', 'bea'].map((name) => connect(url, { 'x-caller': name })),
+      );
+      open.find((served) => served.handler === handler)?.clients.push(...clients);
+
+      // Concurrent calls from both clients, then one more from the first.
+      await Promise.all(
+        clients.map((client) => client.callTool({ name: 'add_note', arguments: { text: 'hi' } })),
+      );
+      await clients[0]?.callTool({ name: 'add_note', arguments: { text: 'again' } });
+
+      expect(callers.slice(0, 2).sort()).toEqual(['ada', 'bea']);
+      expect(callers[2]).toBe('ada');
+    },
+  );
 
   it('answers invalid arguments, a failing tool and an unknown tool with isError results, rolling back', async () => {
     const { client, sessions } = await serve();
