@@ -3,7 +3,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, type OnModuleInit, Scope } from '@nestjs/common';
 import { type ContextId, ContextIdFactory, DiscoveryService, ModuleRef } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
-import type { ResolutionContext } from 'inversify';
 
 import {
   AffordanceRuntime,
@@ -228,19 +227,26 @@ export class NestSectionBridge implements OnModuleInit {
       });
     }
     // Transient in inversify: the dynamic value runs on every resolution, i.e. on every tool call.
-    container.bind(id).toDynamicValue((context) => this.#resolve(section, context));
+    container
+      .bind(id)
+      .toDynamicValue((context) =>
+        this.#resolve(section, context.get(RenderedPrompt, { optional: true })),
+      );
+    // A tool call builds it the same way without the container: reached through the container, each
+    // evaluation would build a child container first, several times the cost of the evaluation.
+    this.#runtime.provideSection(section.cls, (rendered) => this.#resolve(section, rendered));
   }
 
-  #resolve(section: NestSection, context: ResolutionContext): unknown {
-    if (section.singleton) return this.#moduleRef.get(section.token, { strict: false });
-    const contextId = this.#storage.getStore()?.contextId ?? this.#orphanContext(context);
+  #resolve(section: NestSection, rendered: RenderedPrompt | undefined): object {
+    if (section.singleton)
+      return this.#moduleRef.get<unknown, object>(section.token, { strict: false });
+    const contextId = this.#storage.getStore()?.contextId ?? this.#orphanContext(rendered);
     return requestScopedSection(section.cls, () =>
       this.#moduleRef.resolve(section.token, contextId, { strict: false }),
     );
   }
 
-  #orphanContext(context: ResolutionContext): ContextId {
-    const rendered = context.get(RenderedPrompt, { optional: true });
+  #orphanContext(rendered: RenderedPrompt | undefined): ContextId {
     if (rendered === undefined) return ContextIdFactory.create();
     let contextId = this.#orphanContexts.get(rendered);
     if (contextId === undefined) {

@@ -129,6 +129,11 @@ export class AffordanceRuntime {
     return this.#direct.of(sectionClass);
   }
 
+  /** Builds `sectionClass` with `build` per call, for a section another injector owns (Nest's). @internal */
+  provideSection(sectionClass: object, build: (rendered: RenderedPrompt) => object): void {
+    this.#direct.provide(sectionClass, build);
+  }
+
   /**
    * Evaluates `prompt`: renders it, asks the provider, runs the tools the model
    * calls and loops until the model answers without tool calls, then parses the

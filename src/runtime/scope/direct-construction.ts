@@ -6,6 +6,7 @@ import {
 } from '@inversifyjs/core';
 import type { Container, Newable, ServiceIdentifier } from 'inversify';
 
+import type { RenderedPrompt } from '../../prompt/rendered-prompt.js';
 import { type ScopedServiceIds, scopesReachedFrom, type ValueScope } from './check-scopes.js';
 import { planWithoutResolving } from './plan-without-resolving.js';
 
@@ -27,6 +28,8 @@ export interface DirectArgument {
 export interface DirectConstruction {
   readonly sectionClass: Newable<object>;
   readonly arguments: readonly DirectArgument[];
+  /** Builds the section instead, for a class another injector owns (see {@link DirectConstructions.provide}). */
+  readonly build?: ((rendered: RenderedPrompt) => object) | undefined;
 }
 
 /**
@@ -132,6 +135,20 @@ export class DirectConstructions {
   }
 
   /** How to build `sectionClass` without a container, planned on the first ask; `undefined` when only one can. */
+  /**
+   * Builds `sectionClass` with `build` (given the evaluation's rendered
+   * prompt) for every call, instead of planning it: for a section another
+   * injector owns, which the container would reach only through an
+   * evaluation's child container (the Nest bridge's sections).
+   */
+  provide(sectionClass: object, build: (rendered: RenderedPrompt) => object): void {
+    this.#planned.set(sectionClass, {
+      sectionClass: sectionClass as Newable<object>,
+      arguments: [],
+      build,
+    });
+  }
+
   of(sectionClass: object): DirectConstruction | undefined {
     const known = this.#planned.get(sectionClass);
     if (known !== undefined) return known ?? undefined;

@@ -299,6 +299,7 @@ export class ToolCallScope {
 
   /** Builds a section class for this call as `planDirectConstruction` planned it. */
   #construct(direct: DirectConstruction): object {
+    if (direct.build !== undefined) return direct.build(this.#evaluation.rendered);
     if (direct.arguments.length === 0) return new direct.sectionClass();
     const args = direct.arguments.map((argument) =>
       argument.from === 'call'
