@@ -151,7 +151,13 @@ export class NestSectionBridge implements OnModuleInit {
           state = 'held';
           this.#running += 1;
         }
-        return this.#storage.run(store, work);
+        try {
+          return this.#storage.run(store, work);
+        } catch (error) {
+          // As a rejection, so the caller's handling of a failed read (which releases the hold) sees it.
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what `work` threw, unchanged
+          return Promise.reject(error);
+        }
       },
       release: (): void => {
         const wasHeld = state === 'held';

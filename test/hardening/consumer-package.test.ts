@@ -192,6 +192,8 @@ describe('The packed package', () => {
       afterEvaluate: false,
       streamHalfRead: true,
       afterStream: false,
+      afterReturn: false,
+      afterCancel: false,
       afterCallTool: false,
       texts: ['Done.', 'Done.'],
       probes: ['probed', 'probed', 'probed'],
@@ -454,6 +456,12 @@ const parts = [(await iterator.next()).value];
 const streamHalfRead = await tracked();
 for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) parts.push(next.value);
 const afterStream = await tracked();
+const returned = affordance.stream(prompt, { input: 'Go.' })[Symbol.asyncIterator]();
+await returned.next();
+await returned.return();
+const afterReturn = await tracked();
+await affordance.stream(prompt, { input: 'Go.' }).cancel();
+const afterCancel = await tracked();
 const called = await affordance.callTool(prompt, { callId: 'direct', name: 'probe', arguments: '{}' });
 const afterCallTool = await tracked();
 await app.close();
@@ -463,6 +471,8 @@ console.log(JSON.stringify({
   afterEvaluate,
   streamHalfRead,
   afterStream,
+  afterReturn,
+  afterCancel,
   afterCallTool,
   texts: [evaluated.text, answer?.response.text],
   probes: [

@@ -134,7 +134,6 @@ export class DirectConstructions {
     return this.#callFree.has(sectionClass);
   }
 
-  /** How to build `sectionClass` without a container, planned on the first ask; `undefined` when only one can. */
   /**
    * Builds `sectionClass` with `build` (given the evaluation's rendered
    * prompt) for every call, instead of planning it: for a section another
@@ -149,6 +148,7 @@ export class DirectConstructions {
     });
   }
 
+  /** How to build `sectionClass` without a container, planned on the first ask; `undefined` when only one can. */
   of(sectionClass: object): DirectConstruction | undefined {
     const known = this.#planned.get(sectionClass);
     if (known !== undefined) return known ?? undefined;

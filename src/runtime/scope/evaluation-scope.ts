@@ -297,7 +297,7 @@ export class ToolCallScope {
     return container.get(serviceId);
   }
 
-  /** Builds a section class for this call as `planDirectConstruction` planned it. */
+  /** Builds a section class for this call as `planDirectConstruction` planned it, or with the builder provided for it. */
   #construct(direct: DirectConstruction): object {
     if (direct.build !== undefined) return direct.build(this.#evaluation.rendered);
     if (direct.arguments.length === 0) return new direct.sectionClass();
