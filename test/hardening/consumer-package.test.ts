@@ -343,6 +343,17 @@ const load = (name) => modules[name];
 ${agentBody}`;
 
 /**
+ * Consumer code: whether promises made now are tracked (promise hooks on),
+ * asked a turn of the event loop later; inside a promise reaction
+ * `executionAsyncId()` is 0 only when the hooks are off.
+ */
+const trackedSource = `async function tracked() {
+  await new Promise((resolve) => setImmediate(resolve));
+  await null;
+  return executionAsyncId() !== 0;
+}`;
+
+/**
  * Runs tools that answer at once, after a timer and by failing, then reports
  * whether promises are still tracked (a plain process: nothing else enables
  * async hooks).
@@ -354,11 +365,7 @@ import { createTestRuntime } from 'affordance/testing';
 
 // Asked a turn of the event loop later: calls run back to back in one turn may keep tracking on
 // until that turn ends.
-async function tracked() {
-  await new Promise((resolve) => setImmediate(resolve));
-  await null;
-  return executionAsyncId() !== 0;
-}
+${trackedSource}
 const tools = [
   new ToolDefinition({ name: 'now', description: 'Answers at once.', handler: () => ToolResult.ok('now') }),
   new ToolDefinition({
@@ -416,11 +423,7 @@ import { MarkdownSection, Prompt, ToolDefinition, ToolResult } from 'affordance'
 import { AffordanceModule, AffordanceService } from 'affordance/nest';
 import { ProviderAdapter, providerCapabilities } from 'affordance/provider';
 
-async function tracked() {
-  await new Promise((resolve) => setImmediate(resolve));
-  await null;
-  return executionAsyncId() !== 0;
-}
+${trackedSource}
 class OneCall extends ProviderAdapter {
   name = 'one-call';
   capabilities = providerCapabilities();
@@ -497,11 +500,7 @@ import { Container } from 'inversify';
 import { installAffordance, MarkdownSection, Prompt, ToolDefinition, ToolResult } from 'affordance';
 import { McpHttpHandler, McpToolServer } from 'affordance/mcp';
 
-async function tracked() {
-  await new Promise((resolve) => setImmediate(resolve));
-  await null;
-  return executionAsyncId() !== 0;
-}
+${trackedSource}
 const probe = new ToolDefinition({
   name: 'probe',
   description: 'Answers at once.',
