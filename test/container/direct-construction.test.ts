@@ -164,3 +164,68 @@ describe('section classes that inject call values', () => {
     expect(built).toEqual(['c1', 'c4']);
   });
 });
+
+/** A transient application service that reaches no evaluation or call value. */
+@injectable()
+class Stamp {
+  static made = 0;
+  readonly serial = (Stamp.made += 1);
+}
+
+/** A singleton application service. */
+@injectable()
+class Ledger {}
+
+/** Injects application services: two that reach no scoped value, one that reaches the session. */
+@Section({ key: 'services', title: 'Services' })
+class ServicesSection {
+  constructor(
+    @inject(Stamp) readonly stamp: Stamp,
+    @inject(Ledger) readonly ledger: Ledger,
+    @inject(Clerk) readonly clerk: Clerk,
+    @inject(Seen) readonly seen: Seen,
+  ) {}
+
+  @Tool({ name: 'services', description: 'Report the services the section was built with.' })
+  services(_params: undefined, _context: ToolContext): ToolResult<null> {
+    this.seen.sections.push(this);
+    return new ToolResult({ message: 'ok' });
+  }
+}
+
+describe('section classes that inject application services', () => {
+  it('should resolve services that reach no scoped value in the application container, as the evaluation scope would', async () => {
+    const seen = new Seen();
+    const activated: number[] = [];
+    const { runtime, evaluate } = createTestRuntime({
+      script: [{ toolCalls: [{ name: 'services' }, { name: 'services' }] }, { text: 'Done.' }],
+      configure: (container) => {
+        container.bind(Seen).toConstantValue(seen);
+        container.bind(Stamp).toSelf();
+        container.onActivation(Stamp, (_context, stamp) => {
+          activated.push(stamp.serial);
+          return stamp;
+        });
+        container.bind(Ledger).toSelf().inSingletonScope();
+        container.bind(Clerk).toSelf();
+      },
+    });
+    const servicesPrompt = new Prompt({ ns: 'test', key: 'services', sections: [ServicesSection] });
+    const session = new Session();
+
+    await evaluate(servicesPrompt, { session });
+
+    expect(
+      runtime.directConstruction(ServicesSection)?.arguments.map((argument) => argument.from),
+    ).toEqual(['root', 'root', 'evaluation', 'root']);
+    const sections = seen.sections as ServicesSection[];
+    expect(sections).toHaveLength(2);
+    // Transient: one per call, each activated by the application container's hook.
+    expect(sections[0]?.stamp).not.toBe(sections[1]?.stamp);
+    expect(activated).toEqual(sections.map((section) => section.stamp.serial));
+    // Singleton: one for the application.
+    expect(sections[0]?.ledger).toBe(sections[1]?.ledger);
+    // What reaches the session is still resolved in the evaluation scope, where it is bound.
+    expect(sections.map((section) => section.clerk.session)).toEqual([session, session]);
+  });
+});

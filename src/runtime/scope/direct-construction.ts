@@ -12,8 +12,14 @@ import { planWithoutResolving } from './plan-without-resolving.js';
 
 /** Where one constructor argument of a directly constructed section comes from. @internal */
 export interface DirectArgument {
-  /** `call`: the call's own value for `id`; `evaluation`: `id` resolved in the evaluation scope. */
-  readonly from: 'call' | 'evaluation';
+  /**
+   * `call`: the call's own value for `id`; `evaluation`: `id` resolved in the
+   * evaluation scope (its plan reaches an evaluation value); `root`: `id`
+   * resolved in the application's container, where its plan (classes and
+   * constants only) resolves as it would in the evaluation scope, without
+   * building the evaluation's child container.
+   */
+  readonly from: 'call' | 'evaluation' | 'root';
   readonly id: ServiceIdentifier;
 }
 
@@ -81,11 +87,12 @@ export function planDirectConstruction(
     if (id === undefined || param === undefined || 'isNoParam' in param) return undefined;
     if (scopeOf.get(id) === 'call') {
       args.push({ from: 'call', id });
-    } else if (!scopesReachedFrom(param, scopeOf).has('call')) {
-      args.push({ from: 'evaluation', id });
-    } else {
-      return undefined;
+      continue;
     }
+    // A dynamic value or factory below counts as reaching the call: nothing shows what it resolves.
+    const reached = scopesReachedFrom(param, scopeOf);
+    if (reached.has('call')) return undefined;
+    args.push({ from: reached.has('evaluation') ? 'evaluation' : 'root', id });
   }
   return { sectionClass, arguments: args };
 }

@@ -114,6 +114,11 @@ export class EvaluationScope {
     this.#detachSignal = init.detachSignal;
   }
 
+  /** The application's container, the evaluation's parent. */
+  get root(): Container {
+    return this.#root;
+  }
+
   /**
    * The evaluation's child container, created on first use: an evaluation whose
    * tools resolve no section or service never builds one (most of the memory
@@ -301,10 +306,13 @@ export class ToolCallScope {
   #construct(direct: DirectConstruction): object {
     if (direct.build !== undefined) return direct.build(this.#evaluation.rendered);
     if (direct.arguments.length === 0) return new direct.sectionClass();
+    const evaluation = this.#evaluation;
     const args = direct.arguments.map((argument) =>
       argument.from === 'call'
         ? this.#callValue(argument.id)
-        : this.#evaluation.container.get(argument.id),
+        : argument.from === 'root'
+          ? evaluation.root.get(argument.id)
+          : evaluation.container.get(argument.id),
     );
     return new direct.sectionClass(...args);
   }
