@@ -11,7 +11,8 @@ import {
   ToolContext,
   ToolResult,
 } from 'affordance';
-import { createTestRuntime, type ScriptedTurn } from 'affordance/testing';
+import { ProviderAdapter } from 'affordance/provider';
+import { createTestRuntime, ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
 
 /** What each call's section instance saw, in call order. */
 @injectable()
@@ -227,5 +228,34 @@ describe('section classes that inject application services', () => {
     expect(sections[0]?.ledger).toBe(sections[1]?.ledger);
     // What reaches the session is still resolved in the evaluation scope, where it is bound.
     expect(sections.map((section) => section.clerk.session)).toEqual([session, session]);
+  });
+});
+
+/** Injects the provider adapter, which each evaluation binds to its own. */
+@Section({ key: 'adapter', title: 'Adapter' })
+class AdapterSection {
+  constructor(@inject(ProviderAdapter) readonly adapter: ProviderAdapter) {}
+
+  @Tool({ name: 'adapter', description: 'Name the adapter the section was built with.' })
+  adapterName(_params: undefined, _context: ToolContext): ToolResult<null> {
+    return new ToolResult({ message: this.adapter.name });
+  }
+}
+
+describe('a section that injects ProviderAdapter', () => {
+  it("should get the evaluation's adapter, not one the application bound", async () => {
+    // The test runtime binds its own scripted adapter in the application's container.
+    const { runtime } = createTestRuntime({ script: [] });
+    const adapter = Object.assign(
+      new ScriptedAdapter([{ toolCalls: [{ name: 'adapter' }] }, { text: 'Done.' }]),
+      { name: 'given' },
+    );
+
+    const response = await runtime.evaluate(
+      new Prompt({ ns: 'test', key: 'adapter', sections: [AdapterSection] }),
+      { adapter },
+    );
+
+    expect(response.toolCalls.map((call) => call.message)).toEqual(['given']);
   });
 });

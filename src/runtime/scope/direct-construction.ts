@@ -7,6 +7,7 @@ import {
 import type { Container, Newable, ServiceIdentifier } from 'inversify';
 
 import type { RenderedPrompt } from '../../prompt/rendered-prompt.js';
+import { ProviderAdapter } from '../../provider/provider-adapter.js';
 import { type ScopedServiceIds, scopesReachedFrom, type ValueScope } from './check-scopes.js';
 import { planWithoutResolving } from './plan-without-resolving.js';
 
@@ -39,6 +40,14 @@ export interface DirectConstruction {
 }
 
 /**
+ * Ids the evaluation's child container binds to the evaluation's own value
+ * though they are not scoped ids (the application may bind them too, and
+ * singletons may inject them): an argument whose plan reaches one is resolved
+ * in the evaluation scope, never in the application's container.
+ */
+const REBOUND_PER_EVALUATION: readonly ServiceIdentifier[] = [ProviderAdapter];
+
+/**
  * The direct construction of `sectionClass`, or `undefined` when only a call
  * container resolves it as inversify would: the application bound the class
  * itself (its binding may carry activation hooks or a scope), or the class has
@@ -56,6 +65,8 @@ export function planDirectConstruction(
   const scopeOf = new Map<ServiceIdentifier, ValueScope>();
   for (const id of scopes.evaluation) scopeOf.set(id, 'evaluation');
   for (const id of scopes.call) scopeOf.set(id, 'call');
+  const evaluationBound = new Map(scopeOf);
+  for (const id of REBOUND_PER_EVALUATION) evaluationBound.set(id, 'evaluation');
   let root: PlanServiceNode;
   try {
     root = planWithoutResolving(container, sectionClass, {
@@ -90,9 +101,9 @@ export function planDirectConstruction(
       continue;
     }
     // A dynamic value or factory below counts as reaching the call: nothing shows what it resolves.
-    const reached = scopesReachedFrom(param, scopeOf);
-    if (reached.has('call')) return undefined;
-    args.push({ from: reached.has('evaluation') ? 'evaluation' : 'root', id });
+    if (scopesReachedFrom(param, scopeOf).has('call')) return undefined;
+    const fromRoot = scopesReachedFrom(param, evaluationBound).size === 0;
+    args.push({ from: fromRoot ? 'root' : 'evaluation', id });
   }
   return { sectionClass, arguments: args };
 }
