@@ -12,6 +12,7 @@ import {
   isSectionClass,
   RenderedPrompt,
 } from '../index.js';
+import type { ReadContext } from './bind-stream-reads.js';
 import { requestScopedSection } from './request-scoped-section.js';
 
 type Token = Class | string | symbol;
@@ -31,7 +32,7 @@ export interface NestSection {
 /** A Nest context held for work that enters it more than once (see {@link NestSectionBridge.hold}). */
 export interface HeldContext {
   /** Runs `work` in the context. */
-  readonly enter: <T>(work: () => Promise<T>) => Promise<T>;
+  readonly enter: ReadContext;
   /** The work has ended: the bridge may stop tracking the context. */
   readonly release: () => void;
 }
