@@ -78,8 +78,8 @@ export class McpHttpHandler {
    * here. Resolves once the request is answered; a client's fault (a refused
    * request, a body cut off, a connection dropped while it is read or
    * written) is answered, or dropped when its connection is gone, and never
-   * rejects. It rejects only for a server fault (an `authorize` hook or a
-   * session factory that throws), after answering 500 when it still can.
+   * rejects. It rejects only for a server fault (an `authorize` hook that
+   * throws, a bug), after answering 500 when it still can.
    */
   async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     try {
