@@ -137,6 +137,21 @@ describe('Requests an MCP endpoint refuses before any session work', () => {
     await expect(client.listTools()).rejects.toThrow(/Log in first/);
   });
 
+  it('answers 500 when authorize throws, and rejects handle() with the error for the application to log', async () => {
+    const endpoint = await startEndpoint({
+      authorize: () => {
+        throw new Error('the token store is down');
+      },
+    });
+
+    const answer = await post(endpoint, initializeBody(), { 'x-probe': 'broken' });
+
+    expect(answer.status).toBe(500);
+    expect(answer.text).not.toContain('token store');
+    expect(await (await endpoint.probe('broken')).settled).toBe('the token store is down');
+    expect(endpoint.built()).toBe(0);
+  });
+
   it('answers 401 when authorize says false', async () => {
     const endpoint = await startEndpoint({ authorize: () => Promise.resolve(false) });
 
@@ -144,6 +159,23 @@ describe('Requests an MCP endpoint refuses before any session work', () => {
 
     expect(answer.status).toBe(401);
     expect(endpoint.built()).toBe(0);
+  });
+});
+
+describe('The access options of an MCP endpoint', () => {
+  it('refuses a host, an origin or a limit it cannot use, with a Fix', async () => {
+    await expect(startEndpoint({ allowedHosts: ['http://mcp.example.com'] })).rejects.toThrow(
+      `McpHttpHandler: allowedHosts has an entry that is not a host name with an optional port: "http://mcp.example.com". Fix: Pass e.g. \`allowedHosts: ['localhost', 'mcp.example.com:8443']\`.`,
+    );
+    await expect(startEndpoint({ allowedOrigins: ['app.example.com'] })).rejects.toThrow(
+      'McpHttpHandler: allowedOrigins has an entry that is not an origin (scheme://host with an optional port)',
+    );
+    await expect(startEndpoint({ maxSessions: 0 })).rejects.toThrow(
+      'McpHttpHandler: maxSessions must be a positive whole number, got 0. Fix: Pass e.g. `maxSessions: 500`',
+    );
+    await expect(startEndpoint({ maxBodyBytes: Number.NaN })).rejects.toThrow(
+      'McpHttpHandler: maxBodyBytes must be a positive whole number, got NaN.',
+    );
   });
 });
 
