@@ -78,19 +78,19 @@ export interface McpHttpHandlerOptions {
   readonly idleTimeoutMs?: number | undefined;
 }
 
-/** The loopback host names accepted when `allowedHosts` is left out. */
+/** The loopback host names accepted when `allowedHosts` is left out. @internal */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
-/** The loopback origins accepted when `allowedOrigins` is left out. */
+/** The loopback origins accepted when `allowedOrigins` is left out. @internal */
 export const LOOPBACK_ORIGINS: readonly string[] = ['http', 'https'].flatMap((scheme) =>
   LOOPBACK_HOSTS.map((host) => `${scheme}://${host}`),
 );
 
-/** The MCP SDK's request body limit (`DEFAULT_MAX_REQUEST_BODY_SIZE` in its `server/requestBody.js`). */
+/** The MCP SDK's request body limit (`DEFAULT_MAX_REQUEST_BODY_SIZE` in its `server/requestBody.js`). @internal */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** How many client sessions may be open at once unless `maxSessions` says otherwise. */
+/** How many client sessions may be open at once unless `maxSessions` says otherwise. @internal */
 export const DEFAULT_MAX_SESSIONS = 100;
 
-/** How long a session may stay idle unless `idleTimeoutMs` says otherwise. */
+/** How long a session may stay idle unless `idleTimeoutMs` says otherwise. @internal */
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
