@@ -83,7 +83,11 @@ export async function run(print: (line: string) => void = console.log) {
   const sessions: Session[] = [];
   const handler = new McpHttpHandler(deskServer(sessions));
   const http: Server = createServer((req, res) => {
-    handler.handle(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
+    // handle() answers a client's fault itself; it rejects only for a server fault, already answered 500.
+    handler.handle(req, res).catch((error: unknown) => {
+      console.error(error);
+      res.destroy();
+    });
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);

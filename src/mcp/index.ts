@@ -4,7 +4,12 @@
  * Built on the official `@modelcontextprotocol/sdk` (an optional peer,
  * loaded only when a server or connection starts).
  */
-export { McpHttpHandler, type McpHttpHandlerOptions } from './mcp-http-handler.js';
+export { McpHttpHandler } from './mcp-http-handler.js';
+export type {
+  McpAuthorization,
+  McpAuthorize,
+  McpHttpHandlerOptions,
+} from './mcp-http-handler-options.js';
 export { McpToolServer } from './mcp-tool-server.js';
 export type {
   McpCallContext,

@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 
 import { ConfigurationError, Session, type ToolDefinition, type ToolProgress } from '../index.js';
-import { toolSpecOf } from '../provider/index.js';
+import { quotedName, toolSpecOf } from '../provider/index.js';
 import { callResult, thrownResult } from './mcp-call-result.js';
 import type { McpCallContext, McpToolServerOptions } from './mcp-tool-server-options.js';
 
@@ -159,7 +159,7 @@ export class McpToolServer {
       if (!served.some((tool) => tool.name === params.name)) {
         const names = served.map((tool) => tool.name).join(', ');
         return thrownResult(
-          `Unknown tool '${params.name}'. The tools of this server are: ${names}.`,
+          `Unknown tool ${quotedName(params.name)}. The tools of this server are: ${names}.`,
         );
       }
     }

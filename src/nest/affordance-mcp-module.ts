@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   All,
   Body,
+  type CanActivate,
   Controller,
   type DynamicModule,
   Inject,
@@ -12,6 +13,7 @@ import {
   Req,
   Res,
   type Type,
+  UseGuards,
 } from '@nestjs/common';
 
 import { ConfigurationError } from '../index.js';
@@ -24,6 +26,15 @@ export interface AffordanceMcpModuleOptions
   extends Omit<McpToolServerOptions, 'runtime' | 'callTool'>, McpHttpHandlerOptions {
   /** The route of the Streamable HTTP endpoint, e.g. `mcp`. */
   readonly path: string;
+  /**
+   * Nest guards run before every request to the endpoint, as `@UseGuards()`
+   * would on a controller of yours (e.g. `[ApiKeyGuard]`): a request a guard
+   * refuses never reaches the MCP handler. A guard class is built by Nest in
+   * this module, so what it injects must be provided globally (a `@Global()`
+   * module). Global guards (`APP_GUARD`) apply as well; the handler's own
+   * `authorize` hook is the alternative without Nest.
+   */
+  readonly guards?: readonly (Type<CanActivate> | CanActivate)[] | undefined;
 }
 
 const MCP_MODULE_OPTIONS = Symbol.for('affordance.mcp-module-options');
@@ -61,15 +72,19 @@ export class AffordanceMcpModule {
     }
     return {
       module: AffordanceMcpModule,
-      controllers: [mcpController(options.path)],
+      controllers: [mcpController(options.path, options.guards ?? [])],
       providers: [{ provide: MCP_MODULE_OPTIONS, useValue: options }],
     };
   }
 }
 
-/** A controller class at `path` that hands every request to the module's {@link McpHttpHandler}. */
-function mcpController(path: string): Type<unknown> {
+/** A controller class at `path`, behind `guards`, that hands every request to the module's {@link McpHttpHandler}. */
+function mcpController(
+  path: string,
+  guards: readonly (Type<CanActivate> | CanActivate)[],
+): Type<unknown> {
   @Controller(path)
+  @UseGuards(...guards)
   class McpEndpointController implements OnApplicationBootstrap, OnModuleDestroy {
     #handler: McpHttpHandler | undefined;
 

@@ -82,3 +82,5 @@ export {
   type ParseToolArgumentsOptions,
 } from '../schema/parse-tool-arguments.js';
 export { toJsonSchema } from '../schema/to-json-schema.js';
+
+export { quotedName } from '../core/errors/quoted-name.js';

@@ -1,7 +1,7 @@
-import { boundText } from '../core/errors/bound-text.js';
 import { DeadlineExceededError } from '../core/errors/deadline-exceeded-error.js';
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
+import { quotedName } from '../core/errors/quoted-name.js';
 import { ToolValidationError } from '../core/errors/tool-validation-error.js';
 import type { ToolOutcome } from './events/tool-invoked.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
@@ -9,9 +9,6 @@ import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
 import type { ProviderToolCall } from '../provider/conversation.js';
 import { InterruptedCall } from './run-handler.js';
-
-/** The most characters of a model-supplied tool name quoted back in a message. */
-const MAX_QUOTED_NAME_LENGTH = 100;
 
 /** How a failed call ends: its result, its outcome, and whether it stops the evaluation. @internal */
 export interface CallFailure {
@@ -113,10 +110,4 @@ function isInterruption(error: unknown): boolean {
     // A Proxy whose getPrototypeOf trap throws is not one of ours.
     return false;
   }
-}
-
-/** A model-supplied name quoted for a message, cut when long. @internal */
-export function quotedName(name: unknown): string {
-  const text = typeof name === 'string' ? name : describeThrown(name);
-  return `'${boundText(text, MAX_QUOTED_NAME_LENGTH)}'`;
 }

@@ -130,8 +130,10 @@ export function mcpDesk(): { prompt: Prompt; log: DeskLog } {
 /** An HTTP server on 127.0.0.1 that hands every request to `handler`; resolves with its URL. */
 export async function listen(handler: McpHttpHandler): Promise<{ url: URL; server: Server }> {
   const server = createServer((req, res) => {
+    // handle() rejects only for a server fault, which it has already answered with 500.
     handler.handle(req, res).catch((error: unknown) => {
-      res.writeHead(500).end(String(error));
+      console.error(error);
+      res.destroy();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

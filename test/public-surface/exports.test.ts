@@ -268,6 +268,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'ProviderStreamPart',
     'ProviderToolCall',
     'ProviderTurn',
+    'quotedName',
     'readJsonBody',
     'requestAborted',
     'RequestDeadline',
@@ -457,6 +458,8 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'runEvaluationJob',
   ],
   'affordance/mcp': [
+    'McpAuthorization',
+    'McpAuthorize',
     'McpCallContext',
     'McpCallTool',
     'McpCommandServer',
