@@ -63,6 +63,37 @@ describe('onDeactivation hooks of call values run for a section built per call',
     );
   });
 
+  it('a hook on a call value the section does not inject leaves it on the fast path, as the container would', async () => {
+    @Section({ key: 'context-only', title: 'Context', template: 'Uses the context.' })
+    class ContextOnlySection {
+      constructor(@inject(ToolContext) readonly context: ToolContext) {}
+
+      @Tool({ name: 'audit', description: 'Audit one thing.' })
+      audit(_params: undefined, context: ToolContext): ToolResult<null> {
+        return new ToolResult({ message: context.callId });
+      }
+    }
+    let deactivated = 0;
+    const agent = createTestRuntime({
+      script: [{ toolCalls: [{ name: 'audit', callId: 'c1' }] }, { text: 'Done.' }],
+      configure: (container) => {
+        container.onDeactivation(ToolCallId, () => {
+          deactivated += 1;
+        });
+      },
+    });
+
+    await agent.evaluate(
+      new Prompt({ ns: 'hardening', key: 'context-only', sections: [ContextOnlySection] }),
+    );
+
+    // Inversify lets go only of the values it gave out: ToolCallId was never injected.
+    expect(deactivated).toBe(0);
+    expect(agent.runtime.directConstruction(ContextOnlySection)?.arguments).toEqual([
+      { from: 'call', id: ToolContext },
+    ]);
+  });
+
   it('without such hooks the section is still built with new and its planned arguments (the fast path)', async () => {
     const agent = createTestRuntime({ script });
 
