@@ -38,7 +38,7 @@ export class ToolCallSpan implements ToolCallObserver {
   readonly #evaluation: EvaluationTrace;
   readonly #span: Span;
   readonly #name: string;
-  readonly #decision: ApprovalDecision | undefined;
+  #decision: ApprovalDecision | undefined;
   readonly #started = performance.now();
 
   constructor(
@@ -67,10 +67,7 @@ export class ToolCallSpan implements ToolCallObserver {
     const capture = this.#evaluation.captureContent;
     span.setAttribute(Affordance.outcome, end.outcome);
     if (end.outcome === 'pending') {
-      span.addEvent(
-        Events.approvalRequested,
-        capture && end.reason !== undefined ? { [Affordance.reason]: end.reason } : {},
-      );
+      this.#approvalRequested(end.reason);
       span.end();
       return;
     }
@@ -90,6 +87,22 @@ export class ToolCallSpan implements ToolCallObserver {
     }
     span.end();
     recordToolDuration(this.#evaluation, this.#name, 'function', seconds(this.#started), type);
+  }
+
+  /**
+   * The call waited for approval and `decision` came within the same call
+   * (`runtime.callTool`): both go on this span, which the decided call ends.
+   */
+  decided(reason: string, decision: ApprovalDecision): void {
+    this.#approvalRequested(reason);
+    this.#decision = decision;
+    this.#span.addEvent(Events.approvalDecided, { [Affordance.approved]: decision.approved });
+  }
+
+  /** The request-for-approval event; its reason (which may quote the arguments) only with content. */
+  #approvalRequested(reason: string | undefined): void {
+    const capture = this.#evaluation.captureContent && reason !== undefined;
+    this.#span.addEvent(Events.approvalRequested, capture ? { [Affordance.reason]: reason } : {});
   }
 
   /** The denial event's attributes: who refused, and (with content) what the model read. */

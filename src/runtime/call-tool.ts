@@ -13,6 +13,7 @@ import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 import type { ToolProgress } from './tool-context-members.js';
 import type { ToolExecutor } from './tool-executor.js';
+import { DirectCallObserver } from './telemetry/direct-call-observer.js';
 import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
 
 const NO_APPROVER =
@@ -29,11 +30,13 @@ export async function runToolCall(
   options: CallToolOptions,
   telemetry: RuntimeTelemetry | undefined,
 ): Promise<ToolCallOutcome> {
-  const observer = telemetry?.startDirectCall?.({
+  const started = telemetry?.startDirectCall?.({
     evaluationId: scope.evaluationId,
     prompt: scope.requestPrompt,
     sessionId: scope.session.sessionId,
   });
+  // One observer across both runs of a call that waits for approval: one call, one span.
+  const observer = started === undefined ? undefined : new DirectCallObserver(started);
   const call = {
     callId: request.callId ?? randomId(),
     name: request.name,
@@ -42,7 +45,14 @@ export async function runToolCall(
   const first = await executor.execute(scope, [call], { observer });
   if (first.paused === undefined) return first.outcomes[0] as ToolCallOutcome;
   const pending = first.paused.pending[0] as PendingToolCall;
-  const decision = await decide(pending, options.approve);
+  let decision: ApprovalDecision;
+  try {
+    decision = await decide(pending, options.approve);
+  } catch (error) {
+    observer?.abandon(error);
+    throw error;
+  }
+  observer?.decide(decision);
   const decided = await executor.execute(scope, [call], {
     decisions: new Map([[call.callId, decision]]),
     observer,

@@ -245,7 +245,7 @@ describe(AffordanceModule, () => {
           "is a section of prompt 'test/nest/unlisted' that no Nest module provides, so affordance tried to build it itself and could not",
         );
         expect(error.problem).toContain(
-          '(UnlistedSection cannot be resolved: No bindings found for service: "Greeter".)',
+          '(UnlistedSection injects Greeter, which is not bound in the container, so it cannot be built.)',
         );
         expect(error.fix).toContain(
           'Add UnlistedSection to the providers of a Nest module, e.g. @Module({ providers: [UnlistedSection] })',

@@ -14,6 +14,7 @@ import {
   type ScopeLeak,
   type ScopeProblem,
 } from './check-scopes.js';
+import { bindingExample, describeMissingBinding } from './missing-binding.js';
 import { serviceIdName } from './service-id-name.js';
 
 /**
@@ -31,7 +32,7 @@ export function assertScopes(
   scopes: ScopedServiceIds,
   options: CheckScopesOptions = {},
 ): void {
-  throwIfProblems(checkScopes(container, roots, scopes, options));
+  throwIfProblems(checkScopes(container, roots, scopes, options), container, scopes);
 }
 
 /**
@@ -45,16 +46,24 @@ export function assertScopesReached(
   options: CheckScopesOptions = {},
 ): ScopeInspection['reached'] {
   const { problems, reached } = inspectScopes(container, roots, scopes, options);
-  throwIfProblems(problems);
+  throwIfProblems(problems, container, scopes);
   return reached;
 }
 
-function throwIfProblems(problems: readonly ScopeProblem[]): void {
+function throwIfProblems(
+  problems: readonly ScopeProblem[],
+  container: Container,
+  scopes: ScopedServiceIds,
+): void {
   const [first] = problems;
   if (first === undefined) return;
-  if (problems.length === 1) throw new ConfigurationError(describeProblem(first));
+  const describe = (problem: ScopeProblem): ConfigurationErrorOptions =>
+    (problem.kind === 'unplannable-root'
+      ? describeMissingBinding(container, problem.root, problem.cause, scopes)
+      : undefined) ?? describeProblem(problem);
+  if (problems.length === 1) throw new ConfigurationError(describe(first));
   const listed = problems.map((problem, index) => {
-    const { subject, problem: what, fix } = describeProblem(problem);
+    const { subject, problem: what, fix } = describe(problem);
     return `${index + 1}. ${subject}: ${what} Fix: ${fix}`;
   });
   throw new ConfigurationError({
@@ -68,15 +77,12 @@ function describeProblem(problem: ScopeProblem): ConfigurationErrorOptions {
   switch (problem.kind) {
     case 'scope-leak':
       return describeLeak(problem);
-    case 'unbound-root': {
-      const name = serviceIdName(problem.root);
-      const binding = typeof problem.root === 'function' ? `.toSelf()` : `.to(...)`;
+    case 'unbound-root':
       return {
-        subject: name,
+        subject: serviceIdName(problem.root),
         problem: 'is used by a prompt but is not bound in the container.',
-        fix: `Bind it in the application container, e.g. container.bind(${name})${binding}.`,
+        fix: `Bind it in the application container, e.g. ${bindingExample(problem.root)}.`,
       };
-    }
     case 'unplannable-root':
       return {
         subject: serviceIdName(problem.root),

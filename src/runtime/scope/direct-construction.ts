@@ -9,6 +9,7 @@ import type { Container, Newable, ServiceIdentifier } from 'inversify';
 import type { RenderedPrompt } from '../../prompt/rendered-prompt.js';
 import { ProviderAdapter } from '../../provider/provider-adapter.js';
 import { type ScopedServiceIds, scopesReachedFrom, type ValueScope } from './check-scopes.js';
+import { hasDeactivationHooks } from './has-deactivation-hooks.js';
 import { planWithoutResolving } from './plan-without-resolving.js';
 
 /** Where one constructor argument of a directly constructed section comes from. @internal */
@@ -52,8 +53,10 @@ const REBOUND_PER_EVALUATION: readonly ServiceIdentifier[] = [ProviderAdapter];
  * container resolves it as inversify would: the application bound the class
  * itself (its binding may carry activation hooks or a scope), or the class has
  * property injection, `@postConstruct`/`@preDestroy`, named, tagged, optional,
- * lazy or multi injections, or a dependency below its own constructor that
- * reaches a call value.
+ * lazy or multi injections, a dependency below its own constructor that
+ * reaches a call value, or a call value the application registered an
+ * `onDeactivation` hook for (planned on the class's first call: a hook
+ * registered later is not seen).
  * @internal
  */
 export function planDirectConstruction(
@@ -105,6 +108,10 @@ export function planDirectConstruction(
     const fromRoot = scopesReachedFrom(param, evaluationBound).size === 0;
     args.push({ from: fromRoot ? 'root' : 'evaluation', id });
   }
+  // A call container runs the application's onDeactivation hooks of the call values it gave out when
+  // the call ends (README, "Runtime and scopes"); `new` would skip them, so a hooked value takes that path.
+  const callIds = args.filter((argument) => argument.from === 'call').map(({ id }) => id);
+  if (callIds.length > 0 && hasDeactivationHooks(container, callIds)) return undefined;
   return { sectionClass, arguments: args };
 }
 

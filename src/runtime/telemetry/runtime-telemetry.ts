@@ -49,8 +49,9 @@ export interface RuntimeTelemetry {
   /**
    * Called as `runtime.callTool` runs one call outside any evaluation (an MCP
    * client's call, for one), in the caller's async context. Only the
-   * observer's `startToolCall` is used. Optional: without it such calls are
-   * not observed.
+   * observer's `startToolCall` is used; a call that waits for approval is
+   * followed by one call observer (see `ToolCallObserver.decided`). Optional:
+   * without it such calls are not observed.
    */
   startDirectCall?(start: DirectCallStart): EvaluationObserver | undefined;
 }

@@ -1,3 +1,4 @@
+import type { ApprovalDecision } from '../approval/approval-decision.js';
 import type { ToolInvoked, ToolOutcome } from '../events/tool-invoked.js';
 
 /**
@@ -32,4 +33,14 @@ export interface ToolCallObserver {
   run<T>(invoke: () => T): T;
   /** The call ended; called exactly once. */
   ended(end: ToolCallEnd): void;
+  /**
+   * The call waited for a person's approval and got `decision` within the
+   * same call (`runtime.callTool` asks its `approve`): called instead of
+   * {@link ToolCallObserver.ended} with `pending`. `reason` is why it waited
+   * (it may quote the arguments). The decided call then runs through this
+   * same observer ({@link ToolCallObserver.run} again), which is ended once,
+   * with its outcome. Optional: an observer without it is ended `pending`,
+   * and the decided call gets an observer of its own.
+   */
+  decided?(reason: string, decision: ApprovalDecision): void;
 }
