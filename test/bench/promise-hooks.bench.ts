@@ -100,7 +100,12 @@ async function viaMcp(): Promise<() => Promise<void>> {
   const handler = new McpHttpHandler(
     new McpToolServer({ runtime: installAffordance(new Container()), prompt }),
   );
-  const server = createServer((request, response) => void handler.handle(request, response));
+  const server = createServer((request, response) => {
+    handler.handle(request, response).catch((error: unknown) => {
+      console.error(error);
+      response.destroy();
+    });
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const client = new Client({ name: 'bench', version: '1.0.0' });

@@ -525,7 +525,12 @@ const mcp = new McpHttpHandler(
     },
   }),
 );
-const server = createServer((req, res) => void mcp.handle(req, res));
+const server = createServer((req, res) => {
+  mcp.handle(req, res).catch((error) => {
+    console.error(error);
+    res.destroy();
+  });
+});
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = new URL('http://127.0.0.1:' + server.address().port + '/mcp');
 const before = await tracked();
