@@ -172,6 +172,13 @@ export { AffordanceRuntime } from './runtime/affordance-runtime.js';
 export { Budget, type BudgetDimension, type BudgetInit } from './runtime/limits/budget.js';
 export { BudgetTracker } from './runtime/limits/budget-tracker.js';
 export { systemClock, type Clock, type TimerHandle } from './core/clock.js';
+export {
+  compileLinearPattern,
+  type CompiledLinearPattern,
+  type LinearPattern,
+  type LinearPatternOptions,
+  type LinearPatternRefusal,
+} from './core/linear-pattern.js';
 export { Deadline, type DeadlineOptions } from './runtime/limits/deadline.js';
 export type { EvaluateOptions } from './runtime/evaluate-options.js';
 export { EvaluationStream } from './runtime/evaluation-stream.js';

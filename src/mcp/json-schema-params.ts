@@ -4,6 +4,9 @@ import { Type } from 'class-transformer';
 import * as cv from 'class-validator';
 
 import { type DataClass, Describe } from '../index.js';
+import { patternCheck } from './remote-pattern.js';
+import { builtin, type Check, custom } from './schema-check.js';
+import { formatChecks } from './schema-formats.js';
 
 /** One part of a JSON Schema the package cannot validate. */
 export interface SchemaProblem {
@@ -26,12 +29,6 @@ export type ParamsFromSchema =
 type BaseType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
 type Schema = Readonly<Record<string, unknown>>;
 
-/** One keyword: its exact JSON Schema test, and the decorators that enforce it on a field. */
-interface Check {
-  readonly test: (value: unknown) => boolean;
-  readonly decorate: (options: cv.ValidationOptions) => readonly PropertyDecorator[];
-}
-
 /** A property or items schema, read. No type and no checks: any JSON value. */
 interface ValueNode {
   readonly type: BaseType | undefined;
@@ -49,7 +46,6 @@ interface FieldNode {
   readonly description: string | undefined;
 }
 
-type Decorator = (...args: never[]) => PropertyDecorator;
 /** Reads one keyword's value into the check it adds, a problem, or nothing to check. */
 type Rule = (value: unknown, schema: Schema) => Check | string | undefined;
 
@@ -63,22 +59,6 @@ const isScalar = (v: unknown): v is string | number | boolean =>
 const lengthOf = (v: unknown): number => (isString(v) ? Array.from(v).length : NaN);
 const sizeOf = (v: unknown): number => (Array.isArray(v) ? v.length : NaN);
 const scalarTypes: readonly unknown[] = ['string', 'number', 'integer', 'boolean'];
-
-/** A check class-validator has no exact validator for, after the built-in `loose` one if any. */
-function custom(name: string, message: string, test: Check['test'], loose?: Check): Check {
-  const validator = (o: cv.ValidationOptions) => ({
-    validate: (value: unknown) => test(value),
-    defaultMessage: cv.buildMessage((each) => `${each}$property ${message}`, o),
-  });
-  const own = (o: cv.ValidationOptions) => cv.ValidateBy({ name, validator: validator(o) }, o);
-  return { test, decorate: (o) => [...(loose?.decorate(o) ?? []), own(o)] };
-}
-
-/** A check class-validator enforces exactly, with `decorator(...args, options)`. */
-function builtin(test: Check['test'], decorator: Decorator, ...args: unknown[]): Check {
-  const make = decorator as (...all: unknown[]) => PropertyDecorator;
-  return { test, decorate: (options) => [make(...args, options)] };
-}
 
 const isFinite = (v: unknown): v is number => isNumber(v) && Number.isFinite(v);
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -101,17 +81,6 @@ const typeChecks: Readonly<Record<BaseType, Check>> = {
 const isEmpty = (v: unknown) => isRecord(v) && Object.keys(v).length === 0;
 const emptyObject = custom('isEmptyObject', 'must be an empty object', isEmpty);
 
-const uriOptions = { require_protocol: true, require_tld: false, require_valid_protocol: false };
-const isoOptions = { strict: true, strictSeparator: true };
-const rfc3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([zZ]|[+-]\d\d:\d\d)$/;
-const dateTime = (v: unknown) => isString(v) && cv.isDateString(v, isoOptions) && rfc3339.test(v);
-const isoCheck = builtin(dateTime, cv.IsDateString, isoOptions);
-const formats = new Map<string, Check>([
-  ['email', builtin((v) => isString(v) && cv.isEmail(v), cv.IsEmail, undefined)],
-  ['uri', builtin((v) => isString(v) && cv.isURL(v, uriOptions), cv.IsUrl, uriOptions)],
-  ['date-time', custom('isRfc3339', 'must be an RFC 3339 date-time', dateTime, isoCheck)],
-]);
-
 /** JSON Schema's `uniqueItems`: no two items equal as JSON values (keys sorted to compare). */
 function distinct(value: unknown): boolean {
   const keys = (v: Record<string, unknown>) => Object.keys(v).sort();
@@ -119,14 +88,6 @@ function distinct(value: unknown): boolean {
     isRecord(v) ? Object.fromEntries(keys(v).map((k) => [k, v[k]])) : v;
   const texts = Array.isArray(value) ? value.map((item) => JSON.stringify(item, sorted)) : [];
   return Array.isArray(value) && new Set(texts).size === value.length;
-}
-
-function compileRegExp(source: string): RegExp | undefined {
-  try {
-    return new RegExp(source, 'u');
-  } catch {
-    return undefined;
-  }
 }
 
 /** The keywords that validate, and how each is read. Built-in validators wherever they are exact. */
@@ -142,13 +103,9 @@ const rules = new Map<string, Rule>(
       const text = `must be at most ${n} characters long`;
       return custom('maxCodePoints', text, test, builtin(test, cv.MaxLength, n));
     }),
-    pattern: (value) => {
-      const regExp = isString(value) ? compileRegExp(value) : undefined;
-      if (regExp === undefined) return 'Must be a regular expression valid with the "u" flag.';
-      return builtin((v) => isString(v) && regExp.test(v), cv.Matches, value, 'u');
-    },
+    pattern: patternCheck,
     format: (value) =>
-      (isString(value) ? formats.get(value) : undefined) ??
+      (isString(value) ? formatChecks.get(value) : undefined) ??
       `${JSON.stringify(value)} is not supported: use email, uri or date-time.`,
     minimum: rule((n) => builtin((v) => isNumber(v) && v >= n, cv.Min, n), true),
     maximum: rule((n) => builtin((v) => isNumber(v) && v <= n, cv.Max, n), true),
@@ -202,6 +159,9 @@ const baseTypes: readonly unknown[] = ['string', 'number', 'integer', 'boolean',
 const unsupported = 'Not supported by paramsClassFromJsonSchema.';
 /** Names `parseToolArguments` never accepts as a field. */
 const reservedNames = new Set(['prototype', ...Object.getOwnPropertyNames(Object.prototype)]);
+/** Most steps through `properties` and `items` to a schema, as deep as arguments may nest; deeper ones are not read. */
+const maxSchemaDepth = 64;
+const tooDeep = `Nests schemas more than ${maxSchemaDepth} levels deep (through properties and items), deeper than tool arguments may nest.`;
 
 /**
  * Turns an MCP tool's input schema into a params class whose class-validator,
@@ -222,6 +182,9 @@ const reservedNames = new Set(['prototype', ...Object.getOwnPropertyNames(Object
  * `Object.prototype` defines, and a property with such a name is a problem.
  * Formats are class-validator's: `isEmail`; `isURL` with a scheme and a host;
  * `isDateString` (strict) with the RFC 3339 shape, without leap seconds.
+ * A `pattern` runs on the linear-time engine (`compileLinearPattern`: RE2
+ * semantics), so a backreference or lookaround is a problem; so is a schema
+ * nested more than 64 levels deep through `properties` and `items`.
  *
  * @param schema - the tool's `inputSchema`, as JSON data.
  * @param className - the `name` of the generated class.
@@ -252,11 +215,15 @@ class SchemaReader {
       this.report('', 'type', 'The root schema must have type "object".');
     for (const keyword of Object.keys(schema).filter((k) => !rootKeywords.has(k)))
       this.report('', keyword, unsupported);
-    return this.object(schema, '').fields;
+    return this.object(schema, '', 0).fields;
   }
 
   /** The fields of an object schema, and whether it forbids other keys. */
-  private object(schema: Schema, pointer: string): { fields: FieldNode[]; closed: boolean } {
+  private object(
+    schema: Schema,
+    pointer: string,
+    depth: number,
+  ): { fields: FieldNode[]; closed: boolean } {
     const closed = schema['additionalProperties'] === false;
     if (!['boolean', 'undefined'].includes(typeof schema['additionalProperties']))
       this.report(pointer, 'additionalProperties', 'Only true or false is supported.');
@@ -277,7 +244,7 @@ class SchemaReader {
         continue;
       }
       const sub = properties[name];
-      const node = this.value(sub, at);
+      const node = this.value(sub, at, depth + 1, 'properties');
       const text = isRecord(sub) && isString(sub['description']) ? sub['description'].trim() : '';
       const description = text === '' ? undefined : text;
       if (node !== undefined)
@@ -287,10 +254,18 @@ class SchemaReader {
   }
 
   /** A property or items schema, or `undefined` once its problems are reported. */
-  private value(schema: unknown, pointer: string): ValueNode | undefined {
-    const declared = isRecord(schema)
-      ? this.type(schema['type'], pointer)
-      : this.report(pointer, 'type', 'Must be a JSON Schema object.');
+  private value(
+    schema: unknown,
+    pointer: string,
+    depth: number,
+    via: 'properties' | 'items',
+  ): ValueNode | undefined {
+    const declared =
+      depth > maxSchemaDepth
+        ? this.report(pointer, via, tooDeep)
+        : isRecord(schema)
+          ? this.type(schema['type'], pointer)
+          : this.report(pointer, 'type', 'Must be a JSON Schema object.');
     if (!declared || !isRecord(schema)) return undefined;
     const count = this.problems.length;
     const base = declared.base;
@@ -313,9 +288,9 @@ class SchemaReader {
     if (base === 'array' && Array.isArray(schema['items']))
       this.report(pointer, 'items', 'The tuple form (an array of schemas) is not supported.');
     else if (base === 'array' && schema['items'] !== undefined)
-      items = this.value(schema['items'], `${pointer}/items`);
+      items = this.value(schema['items'], `${pointer}/items`, depth + 1, 'items');
     if (base === 'object') {
-      const { fields, closed } = this.object(schema, pointer);
+      const { fields, closed } = this.object(schema, pointer, depth);
       if (fields.length > 0) shape = fields;
       else if (closed) checks.push(emptyObject);
     }

@@ -1,18 +1,18 @@
 import type { getMetadataStorage } from 'class-validator';
 
-import { isThenable } from '../core/is-thenable.js';
-import { formatChecks, formatProbes } from './format-checks.js';
+import {
+  agreesWithValidator,
+  type CheckFactory,
+  type ValueCheck,
+} from './agrees-with-validator.js';
+import { formatChecks } from './format-checks.js';
+
+export type { ValueCheck } from './agrees-with-validator.js';
 
 /** One class-validator validation record, as the metadata storage returns it. @internal */
 export type ValidationMetadata = ReturnType<
   ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']
 >[number];
-
-/** A check of one value, answering as one class-validator constraint would. @internal */
-export type ValueCheck = (value: unknown) => boolean;
-
-/** Makes a constraint's check from its stored arguments; `undefined` when they cannot be honoured exactly. */
-type CheckFactory = (args: readonly unknown[]) => ValueCheck | undefined;
 
 /** A factory for a constraint without arguments. */
 const fixed =
@@ -112,7 +112,9 @@ function isInFactory([values]: readonly unknown[]): ValueCheck | undefined {
  * `@Matches(pattern, modifiers)`: a plain regular expression (or source and
  * flags) without the sticky flag, whose result then never depends on
  * `lastIndex`. A global pattern matches somewhere exactly when its non-global
- * copy does, so the copy is tested.
+ * copy does, so the copy is tested. Deciding this compiles the pattern and
+ * never runs it: the probe runs a reference pattern with the same flags
+ * instead (agrees-with-validator.ts).
  */
 function matchesFactory([pattern, modifiers]: readonly unknown[]): ValueCheck | undefined {
   let source: string;
@@ -197,7 +199,8 @@ const factories: ReadonlyMap<string, CheckFactory> = new Map<string, CheckFactor
  * `@Min(3, { each: true })`...), or `undefined` when it cannot be reproduced
  * exactly: an unknown or custom validator, arguments it cannot honour, a
  * per-decorator `validateIf`, groups, or a registered validator that answers
- * differently on the probe values.
+ * differently on the probe values (or arguments holding a regular expression
+ * other than `@Matches`'s, which the probe never runs).
  * @internal
  */
 export function compileConstraint(
@@ -225,7 +228,8 @@ function compileUncached(
   if (hasGroups(metadata)) return undefined;
   const args: readonly unknown[] = Array.isArray(metadata.constraints) ? metadata.constraints : [];
   const check = factory(args);
-  if (check === undefined || !agreesWithValidator(storage, metadata, check, args)) return undefined;
+  if (check === undefined || !agreesWithValidator(storage, metadata, factory, args))
+    return undefined;
   return metadata.each ? eachOf(check) : check;
 }
 
@@ -246,95 +250,4 @@ function eachOf(check: ValueCheck): ValueCheck {
     if (value instanceof Set) return Array.from(value).every(check);
     return check(value);
   };
-}
-
-const baseProbes: readonly unknown[] = [
-  undefined,
-  null,
-  true,
-  false,
-  0,
-  -0,
-  1,
-  -1,
-  2,
-  0.5,
-  -2.5,
-  100,
-  1e21,
-  1e-7,
-  Number.NaN,
-  Infinity,
-  -Infinity,
-  '',
-  ' ',
-  'a',
-  'abc',
-  'ABC',
-  'a b',
-  '12345',
-  'x'.repeat(300),
-  '\uD83D\uDE00',
-  'e\uFE0F',
-  'null',
-  ...formatProbes,
-  [],
-  [1],
-  ['a', 'b'],
-  {},
-  { a: 1 },
-];
-
-/** Probe values around a constraint's own arguments: bounds and their neighbours, listed values. */
-function derivedProbes(args: readonly unknown[]): unknown[] {
-  const probes: unknown[] = [];
-  for (const arg of args) {
-    if (typeof arg === 'number' && Number.isFinite(arg)) {
-      probes.push(arg, arg - 1, arg + 1, arg - 0.5, arg + 0.5);
-      const length = Math.max(0, Math.min(Math.trunc(arg), 1000));
-      for (const n of [length - 1, length, length + 1]) if (n >= 0) probes.push('y'.repeat(n));
-    } else if (Array.isArray(arg)) probes.push(...(arg as unknown[]));
-    else if (typeof arg === 'string') probes.push(arg);
-    else if (typeof arg === 'object' && arg !== null && !(arg instanceof RegExp)) {
-      const record = arg as Record<string, unknown>;
-      for (const key of Object.keys(record)) probes.push(key, record[key]);
-    }
-  }
-  return probes;
-}
-
-/**
- * Whether the validator registered for `metadata` is synchronous and answers
- * like `check` on the probe values. Guards against a custom validator
- * registered under a built-in name, and against a class-validator whose
- * built-in validators have changed.
- */
-function agreesWithValidator(
-  storage: ReturnType<typeof getMetadataStorage>,
-  metadata: ValidationMetadata,
-  check: ValueCheck,
-  args: readonly unknown[],
-): boolean {
-  const constraints = storage.getTargetValidatorConstraints(metadata.constraintCls);
-  const [constraint] = constraints;
-  if (constraints.length !== 1 || constraint === undefined) return false;
-  if (constraint.async || constraint.name !== metadata.name) return false;
-  try {
-    const validator = constraint.instance as {
-      validate: (value: unknown, validationArguments: object) => unknown;
-    };
-    for (const value of [...baseProbes, ...derivedProbes(args)]) {
-      const answer = validator.validate(value, {
-        value,
-        constraints: metadata.constraints,
-        targetName: (metadata.target as { name?: unknown }).name,
-        object: {},
-        property: metadata.propertyName,
-      });
-      if (isThenable(answer) || Boolean(answer) !== check(value)) return false;
-    }
-    return true;
-  } catch {
-    return false;
-  }
 }
