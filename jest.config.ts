@@ -22,6 +22,10 @@ const shared = {
     '^.+\\.ts$': ['ts-jest', { useESM: true }],
   },
   setupFiles: ['<rootDir>/test/support/setup.ts'],
+  // A test's budget is for catching a hang, not for judging speed: jest's 5 s
+  // default failed CPU-bound tests (session.test.ts › concurrency) on a loaded
+  // 2-core machine. Tests that start servers set their own, longer, budgets.
+  testTimeout: 60_000,
 } satisfies Config;
 
 const config: Config = {
