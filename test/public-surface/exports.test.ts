@@ -419,6 +419,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'DurableCommitOptions',
     'DurableSession',
     'InMemorySessionStore',
+    'MAX_STORED_NAME_LENGTH',
     'OpenSessionOptions',
     'PostgresClient',
     'PostgresPool',

@@ -1,12 +1,8 @@
-import { ConfigurationError, type JsonValue, SessionConflictError } from '../../index.js';
+import { ConfigurationError, SessionConflictError } from '../../index.js';
 import { checkSessionId, checkStoredNames } from '../check-stored-names.js';
 import { SessionStore } from '../session-store.js';
-import type {
-  SessionChange,
-  StoredSession,
-  StoredSlice,
-  StoredSlicePolicy,
-} from '../stored-session.js';
+import { readStoredSession } from '../read-stored-session.js';
+import type { SessionChange, StoredSession } from '../stored-session.js';
 import { commitScript, deleteScript, loadScript } from './redis-session-scripts.js';
 
 /**
@@ -123,30 +119,24 @@ function encodeChange(change: SessionChange): string[] {
 function decodeLoad(sessionId: string, reply: unknown): StoredSession | undefined {
   if (reply === null) return undefined;
   const [version, createdAt, tags, slices, records] = expectArray(reply, 5, sessionId) as [
-    string,
-    string,
-    string,
-    [string, StoredSlicePolicy, string[]][],
+    unknown,
+    unknown,
+    unknown,
+    [unknown, unknown, string[]][],
     string[],
   ];
-  const decoded: StoredSlice[] = slices.map(([name, policy, values]) => ({
-    name,
-    policy,
-    values: values.map((text) => JSON.parse(text) as JsonValue),
-  }));
-  const entries: [string, JsonValue][] = [];
+  const entries: [string, string][] = [];
   for (let index = 0; index + 1 < records.length; index += 2) {
-    entries.push([records[index] as string, JSON.parse(records[index + 1] as string) as JsonValue]);
+    entries.push([records[index] as string, records[index + 1] as string]);
   }
-  return {
-    sessionId,
-    version: Number(version),
+  return readStoredSession('RedisSessionStore', sessionId, {
+    json: 'text',
+    version,
     createdAt,
-    tags: JSON.parse(tags) as Record<string, string>,
-    slices: decoded,
-    // fromEntries defines own properties, so a "__proto__" key stays a record.
-    records: Object.fromEntries(entries),
-  };
+    tags,
+    slices,
+    records: entries,
+  });
 }
 
 function expectArray(reply: unknown, length: number, sessionId: string): unknown[] {
