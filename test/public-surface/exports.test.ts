@@ -454,6 +454,8 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'EvaluationQueueOptions',
     'EvaluationWorkerOptions',
     'JobContextPropagation',
+    'MAX_JOB_INPUT_LENGTH',
+    'MAX_JOB_TURNS',
     'PendingCallSummary',
     'runEvaluationJob',
   ],
