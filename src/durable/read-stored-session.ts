@@ -35,27 +35,30 @@ export function readStoredSession(
       return JSON.parse(item as string) as JsonValue;
     } catch (error) {
       const problem = `${what} is not JSON (${shown(item)}): ${errorText(error)}.`;
-      throw damaged(subject, problem, error);
+      throw damagedSession(subject, problem, error);
     }
   };
   const version = Number(raw.version);
   if (!Number.isSafeInteger(version) || version < 1 || !/^\d+$/.test(String(raw.version))) {
-    throw damaged(session, `has version ${shown(raw.version)}, not a whole number of at least 1.`);
+    throw damagedSession(
+      session,
+      `has version ${shown(raw.version)}, not a whole number of at least 1.`,
+    );
   }
   if (typeof raw.createdAt !== 'string') {
-    throw damaged(session, `has createdAt ${shown(raw.createdAt)}, not a string.`);
+    throw damagedSession(session, `has createdAt ${shown(raw.createdAt)}, not a string.`);
   }
   const tags = json(session, 'the tags', raw.tags);
   if (!isRecordOfStrings(tags)) {
-    throw damaged(session, `has tags ${shown(tags)}, not an object of strings.`);
+    throw damagedSession(session, `has tags ${shown(tags)}, not an object of strings.`);
   }
   const slices = raw.slices.map(([name, policy, values], position): StoredSlice => {
     if (typeof name !== 'string') {
-      throw damaged(session, `has slice number ${position + 1} without a name.`);
+      throw damagedSession(session, `has slice number ${position + 1} without a name.`);
     }
     const slice = `${session}, slice ${JSON.stringify(name)}`;
     if (policy !== 'log' && policy !== 'state') {
-      throw damaged(slice, `has policy ${shown(policy)}, not 'log' or 'state'.`);
+      throw damagedSession(slice, `has policy ${shown(policy)}, not 'log' or 'state'.`);
     }
     return {
       name,
@@ -73,7 +76,12 @@ export function readStoredSession(
   return { sessionId, version, createdAt: raw.createdAt, tags, slices, records };
 }
 
-function damaged(subject: string, problem: string, cause?: unknown): ConfigurationError {
+/** The error for stored data of `subject` that is damaged. @internal */
+export function damagedSession(
+  subject: string,
+  problem: string,
+  cause?: unknown,
+): ConfigurationError {
   return new ConfigurationError({
     subject,
     problem: `${problem} The stored data is damaged.`,

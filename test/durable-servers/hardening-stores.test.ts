@@ -172,7 +172,7 @@ describeWithRedis('RedisSessionStore on a real redis-server, hardened', () => {
     expect(error.problem).toContain('not JSON');
   });
 
-  it('loads damaged tags, version, slice name or policy as a ConfigurationError naming the session', async () => {
+  it('loads damaged tags, version, slice name, policy, slice count or keys of the wrong type as a ConfigurationError naming the session', async () => {
     const damages: { id: string; damage: (base: string) => Promise<unknown>; named: string }[] = [
       {
         id: 'r-tags',
@@ -200,12 +200,56 @@ describeWithRedis('RedisSessionStore on a real redis-server, hardened', () => {
         named: 'policy',
       },
       { id: 'r-name', damage: (base) => redis().hdel(`${base}meta`, 'n:1'), named: 'name' },
+      {
+        id: 'r-count',
+        damage: (base) => redis().hset(`${base}meta`, 'count', 'some'),
+        named: 'slice count some',
+      },
+      {
+        id: 'r-list',
+        damage: async (base) => {
+          await redis().del(`${base}s:1`);
+          await redis().set(`${base}s:1`, 'not a list');
+        },
+        named: 'values that are unreadable: WRONGTYPE',
+      },
+      {
+        id: 'r-records',
+        damage: async (base) => {
+          await redis().del(`${base}records`);
+          await redis().set(`${base}records`, 'not a hash');
+        },
+        named: 'records that are unreadable: WRONGTYPE',
+      },
+      {
+        id: 'r-meta',
+        damage: async (base) => {
+          await redis().del(`${base}meta`);
+          await redis().set(`${base}meta`, 'not a hash');
+        },
+        named: 'meta hash is unreadable: WRONGTYPE',
+      },
     ];
     for (const { id, damage, named } of damages) {
       const error = await damaged(id, damage);
       expect(error.subject).toContain(`RedisSessionStore session "${id}"`);
       expect(error.problem).toContain(named);
       expect(error.message).toContain('Fix: Restore the session from a backup');
+    }
+  });
+
+  it('deletes a damaged session, every key of it, as the fix says', async () => {
+    const damages = [
+      (base: string) => redis().hset(`${base}meta`, 'count', 'some'),
+      (base: string) => redis().hdel(`${base}meta`, 'count'),
+      (base: string) => redis().hdel(`${base}meta`, 'n:1'),
+    ];
+    for (const [index, damage] of damages.entries()) {
+      const id = `r-delete-${index}`;
+      await damaged(id, damage);
+      await store().delete(id);
+      expect(await redis().keys(`hard:{${id}}:*`)).toEqual([]);
+      expect(await store().load(id)).toBeUndefined();
     }
   });
 });

@@ -1,7 +1,7 @@
 import { ConfigurationError, SessionConflictError } from '../../index.js';
 import { checkSessionId, checkStoredNames } from '../check-stored-names.js';
 import { SessionStore } from '../session-store.js';
-import { readStoredSession } from '../read-stored-session.js';
+import { damagedSession, readStoredSession } from '../read-stored-session.js';
 import type { SessionChange, StoredSession } from '../stored-session.js';
 import { commitScript, deleteScript, loadScript } from './redis-session-scripts.js';
 
@@ -118,13 +118,28 @@ function encodeChange(change: SessionChange): string[] {
 
 function decodeLoad(sessionId: string, reply: unknown): StoredSession | undefined {
   if (reply === null) return undefined;
+  const subject = `RedisSessionStore session ${JSON.stringify(sessionId)}`;
+  // The script answers a damaged part with the server's error text (see loadScript).
+  if (typeof reply === 'string')
+    throw damagedSession(subject, `its meta hash is unreadable: ${reply}.`);
   const [version, createdAt, tags, slices, records] = expectArray(reply, 5, sessionId) as [
     unknown,
     unknown,
     unknown,
-    [unknown, unknown, string[]][],
-    string[],
+    [unknown, unknown, string[] | string][] | string,
+    string[] | string,
   ];
+  if (typeof slices === 'string')
+    throw damagedSession(subject, `has slice ${slices}, not a number.`);
+  if (typeof records === 'string') {
+    throw damagedSession(subject, `has records that are unreadable: ${records}.`);
+  }
+  for (const [name, , values] of slices) {
+    if (typeof values === 'string') {
+      const slice = `${subject}, slice ${JSON.stringify(name)}`;
+      throw damagedSession(slice, `has values that are unreadable: ${values}.`);
+    }
+  }
   const entries: [string, string][] = [];
   for (let index = 0; index + 1 < records.length; index += 2) {
     entries.push([records[index] as string, records[index + 1] as string]);
@@ -134,7 +149,7 @@ function decodeLoad(sessionId: string, reply: unknown): StoredSession | undefine
     version,
     createdAt,
     tags,
-    slices,
+    slices: slices as [unknown, unknown, string[]][],
     records: entries,
   });
 }
