@@ -7,12 +7,17 @@ import type { StoredSession, StoredSlice } from './stored-session.js';
  * record and the tags as JSON text (`json: 'text'`). @internal
  */
 export interface RawStoredSession {
+  /** Whether values, records and tags are JSON text still to parse, or parsed already. */
   readonly json: 'text' | 'decoded';
+  /** The stored version: a whole number of at least 1, as a number or its digits. */
   readonly version: unknown;
+  /** When the session started: a string. */
   readonly createdAt: unknown;
+  /** The session's tags: an object of strings. */
   readonly tags: unknown;
   /** Each slice as `[name, policy, values]`. */
   readonly slices: readonly (readonly [unknown, unknown, readonly unknown[]])[];
+  /** Each record as `[key, value]`. */
   readonly records: readonly (readonly [string, unknown])[];
 }
 
