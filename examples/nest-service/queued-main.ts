@@ -1,6 +1,7 @@
 /**
  * The nest example in queued mode (`npm run example:nest-queued`, needs a Redis
- * server: `AFFORDANCE_REDIS_URL`, default redis://127.0.0.1:6379). It starts a
+ * server: `AFFORDANCE_REDIS_URL`, default redis://127.0.0.1:6379; without one
+ * it says so in one line and exits with code 1). It starts a
  * worker process (queued-worker-main.ts), serves `POST /agent/jobs` and
  * `GET /agent/jobs/:jobId`, sends the demo questions, polls each job until it
  * ends and prints what the worker answered; then stops the worker (it finishes
@@ -19,6 +20,7 @@ import { RedisSessionStore } from 'affordance/durable';
 
 import { createApp, demoQuestions } from './main.js';
 import type { JobView } from './queued-agent-controller.js';
+import { redisUrlOf, requireRedis } from './require-redis.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -50,7 +52,7 @@ async function waitForJob(url: string, jobId: string): Promise<JobView> {
 
 /** Runs the queued demo and prints each step with `print`. */
 export async function runQueued(print: (line: string) => void = console.log): Promise<JobView[]> {
-  const redisUrl = process.env['AFFORDANCE_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+  const redisUrl = redisUrlOf(process.env);
   const parsed = new URL(redisUrl);
   const connection = { host: parsed.hostname, port: Number(parsed.port || '6379') };
   const queueName = `support-${process.pid}`;
@@ -110,5 +112,6 @@ if (
   process.argv[1] !== undefined &&
   import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
 ) {
+  await requireRedis(process.env);
   await runQueued();
 }

@@ -11,8 +11,10 @@ import { Redis } from 'ioredis';
 import { RedisSessionStore } from 'affordance/durable';
 
 import { startSupportWorker } from './queued-worker.js';
+import { redisUrlOf, requireRedis } from './require-redis.js';
 
-const url = new URL(process.env['AFFORDANCE_REDIS_URL'] ?? 'redis://127.0.0.1:6379');
+await requireRedis(process.env);
+const url = new URL(redisUrlOf(process.env));
 const connection = { host: url.hostname, port: Number(url.port || '6379') };
 const client = new Redis(connection);
 const worker = await startSupportWorker({

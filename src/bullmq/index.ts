@@ -3,6 +3,7 @@
  * the `bullmq` package; sessions are stored through `affordance/durable`.
  * @packageDocumentation
  */
+export { MAX_JOB_INPUT_LENGTH, MAX_JOB_TURNS } from './check-job-data.js';
 export {
   createEvaluationWorker,
   type EvaluationWorkerOptions,

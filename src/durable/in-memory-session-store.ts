@@ -1,5 +1,5 @@
 import { type JsonValue, SessionConflictError } from '../index.js';
-import { checkStoredNames } from './check-stored-names.js';
+import { checkSessionId, checkStoredNames } from './check-stored-names.js';
 import { SessionStore } from './session-store.js';
 import type { SessionChange, StoredSession, StoredSlice } from './stored-session.js';
 
@@ -22,6 +22,10 @@ export class InMemorySessionStore extends SessionStore {
 
   /** {@inheritDoc SessionStore.load} */
   load(sessionId: string): Promise<StoredSession | undefined> {
+    const refused = refusal(() => {
+      checkSessionId('InMemorySessionStore', sessionId);
+    });
+    if (refused !== undefined) return refused;
     const entry = this.#sessions.get(sessionId);
     if (entry === undefined) return Promise.resolve(undefined);
     const slices: StoredSlice[] = [];
@@ -46,11 +50,10 @@ export class InMemorySessionStore extends SessionStore {
   /** {@inheritDoc SessionStore.commit} */
   commit(change: SessionChange): Promise<number> {
     // The same names as the server stores accept, so code tested here runs there.
-    try {
+    const refused = refusal(() => {
       checkStoredNames('InMemorySessionStore', change);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    });
+    if (refused !== undefined) return refused;
     const entry = this.#sessions.get(change.sessionId);
     const actual = entry?.version ?? 0;
     if (actual !== change.expectedVersion) {
@@ -93,6 +96,10 @@ export class InMemorySessionStore extends SessionStore {
 
   /** {@inheritDoc SessionStore.delete} */
   delete(sessionId: string): Promise<void> {
+    const refused = refusal(() => {
+      checkSessionId('InMemorySessionStore', sessionId);
+    });
+    if (refused !== undefined) return refused;
     this.#sessions.delete(sessionId);
     return Promise.resolve();
   }
@@ -100,4 +107,14 @@ export class InMemorySessionStore extends SessionStore {
 
 function encodeAll(values: readonly JsonValue[]): string[] {
   return values.map((value) => JSON.stringify(value));
+}
+
+/** What `check` threw, as a rejected promise; `undefined` when it passed. */
+function refusal(check: () => void): Promise<never> | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 }

@@ -7,6 +7,7 @@
  * pass the client you already use.
  * @packageDocumentation
  */
+export { MAX_STORED_NAME_LENGTH } from './check-stored-names.js';
 export { InMemorySessionStore } from './in-memory-session-store.js';
 export {
   applyPostgresMigrations,

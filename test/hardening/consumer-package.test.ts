@@ -3,11 +3,13 @@
  * Node's require(esm), Node >= 20.19) and from ES modules.
  *
  * How the consumer is set up, offline:
- * - The package is built from `src/` into a temporary directory with
- *   `tsc -p tsconfig.build.json --outDir`, never from a `dist/` that may be
- *   missing or stale, and without touching the working tree. `package.json`
- *   and `README.md` are copied beside it and `npm pack` packs that directory,
- *   so the tarball is what `npm publish` would upload (same `files` and `exports`).
+ * - The package is packed as from a fresh clone, without touching the working
+ *   tree: what a clone holds of it (`package.json`, `README.md`, the tsconfig
+ *   files, `src/`, `migrations/`, no `dist/`) is copied into a temporary
+ *   directory, beside a link to this project's `node_modules`, and `npm pack`
+ *   runs there with its scripts, so the tarball is what `npm publish` would
+ *   upload (same `files` and `exports`). `dist/` is there only because the
+ *   `prepack` script built it; without one the tarball has no `dist/`.
  * - The tarball is unpacked into `consumer/node_modules/affordance`, where
  *   `npm install <tarball>` puts it. npm itself cannot install it here: its
  *   dependencies are not in the npm cache and the test runs offline. They are
@@ -19,6 +21,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -69,22 +72,18 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'affordance-consumer-'));
   const pkg = join(work, 'pkg');
   mkdirSync(pkg);
-  run(
-    process.execPath,
-    [
-      join(repo, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      'tsconfig.build.json',
-      '--outDir',
-      join(pkg, 'dist'),
-    ],
-    repo,
-  );
-  copyFileSync(join(repo, 'package.json'), join(pkg, 'package.json'));
-  copyFileSync(join(repo, 'README.md'), join(pkg, 'README.md'));
-  const packed = JSON.parse(
-    run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], pkg),
-  ) as { filename: string; files: { path: string }[] }[];
+  for (const file of ['package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json']) {
+    copyFileSync(join(repo, file), join(pkg, file));
+  }
+  for (const folder of ['src', 'migrations']) {
+    cpSync(join(repo, folder), join(pkg, folder), { recursive: true });
+  }
+  symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
+  // With its scripts: `prepack` builds dist/ (the scripts print to stderr, the JSON to stdout).
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], pkg)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   const tarball = join(work, packed[0]?.filename ?? '');
   packedFiles = (packed[0]?.files ?? []).map((file) => file.path);
 
@@ -108,7 +107,7 @@ beforeAll(() => {
   writeFileSync(join(consumer, 'nest-hooks.mjs'), nestHooksConsumer);
   writeFileSync(join(consumer, 'mcp-hooks.mjs'), mcpHooksConsumer);
   writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(typedConsumerConfig));
-}, 120_000);
+}, 240_000);
 
 afterAll(() => {
   rmSync(work, { recursive: true, force: true });
@@ -123,12 +122,13 @@ const expectedRun = {
 };
 
 describe('The packed package', () => {
-  it('holds the built entry points and no sources or tests', () => {
+  it('holds the entry points its prepack script built from a fresh clone, and no sources or tests', () => {
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         'package.json',
         'dist/index.js',
         'dist/index.d.ts',
+        'migrations/postgres/0001_sessions.sql',
         ...entryPoints.map((entry) => `dist/${entry.slice('affordance/'.length)}/index.js`),
       ]),
     );

@@ -1,5 +1,6 @@
-import { type JsonValue, SessionConflictError } from '../../index.js';
+import { ConfigurationError, type JsonValue, SessionConflictError } from '../../index.js';
 import { checkSessionId, checkStoredNames } from '../check-stored-names.js';
+import { readStoredSession } from '../read-stored-session.js';
 import { SessionStore } from '../session-store.js';
 import type { SessionChange, StoredSession, StoredSlicePolicy } from '../stored-session.js';
 import { checkTablePrefix } from './check-table-prefix.js';
@@ -181,30 +182,24 @@ function planChange(change: SessionChange): WritePlan {
   return plan;
 }
 
-/** The shape of the `session` column of the load statement. */
-interface LoadedRow {
-  readonly version: number;
-  readonly createdAt: string;
-  readonly tags: Record<string, string>;
-  readonly slices: [string, StoredSlicePolicy, JsonValue[]][];
-  readonly records: Record<string, JsonValue>;
-}
-
 function decodeSession(sessionId: string, text: unknown): StoredSession {
   if (typeof text !== 'string') {
-    throw new Error(
-      `PostgresSessionStore: loading session ${sessionId} returned ${typeof text} instead of JSON text. Fix: pass a pool whose query returns text columns as strings (pg.Pool does).`,
-    );
+    throw new ConfigurationError({
+      subject: `PostgresSessionStore session ${JSON.stringify(sessionId)}`,
+      problem: `loading it returned ${typeof text} instead of JSON text.`,
+      fix: 'Pass a pool whose query returns text columns as strings (pg.Pool does).',
+    });
   }
-  const row = JSON.parse(text) as LoadedRow;
-  return {
-    sessionId,
-    version: row.version,
-    createdAt: row.createdAt,
-    tags: row.tags,
-    slices: row.slices.map(([name, policy, values]) => ({ name, policy, values })),
-    records: row.records,
-  };
+  // The server builds this text from json columns (postgres-session-sql.ts), so it parses.
+  const row = JSON.parse(text) as Record<string, unknown>;
+  return readStoredSession('PostgresSessionStore', sessionId, {
+    json: 'decoded',
+    version: row['version'],
+    createdAt: row['createdAt'],
+    tags: row['tags'],
+    slices: row['slices'] as [unknown, unknown, JsonValue[]][],
+    records: Object.entries(row['records'] as Record<string, JsonValue>),
+  });
 }
 
 function conflict(change: SessionChange, actual: number | undefined, cause?: unknown) {

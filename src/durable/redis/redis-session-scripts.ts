@@ -68,29 +68,49 @@ return {1, actual + 1}
 /**
  * Returns nil when the session does not exist, otherwise {version, createdAt, tags,
  * {{name, policy, {values...}}...} (non-empty slices in order), {key, value, key, value...}}.
+ * Damaged keys (not numbers, or keys of another type) are answered with what the server said
+ * in place of the part they hold (a string), never a script error: the meta hash's error as
+ * the whole reply, a count that is no number as the slices, a slice list's error as its
+ * values, the records hash's error as the records.
  */
 export const loadScript = `
 local meta, records = KEYS[1], KEYS[2]
 local base = string.sub(meta, 1, -5)
-local head = redis.call('HMGET', meta, 'version', 'createdAt', 'tags', 'count')
+local head = redis.pcall('HMGET', meta, 'version', 'createdAt', 'tags', 'count')
+if head.err then return head.err end
 if not head[1] then return false end
+local count = tonumber(head[4])
+if not count then return {head[1], head[2], head[3], 'count ' .. tostring(head[4]), {}} end
 local slices = {}
-for n = 1, tonumber(head[4]) do
-  local values = redis.call('LRANGE', base .. 's:' .. n, 0, -1)
-  if #values > 0 then
+for n = 1, count do
+  local values = redis.pcall('LRANGE', base .. 's:' .. n, 0, -1)
+  if values.err or #values > 0 then
     local about = redis.call('HMGET', meta, 'n:' .. n, 'p:' .. n)
-    slices[#slices + 1] = {about[1], about[2], values}
+    slices[#slices + 1] = {about[1], about[2], values.err or values}
   end
 end
-return {head[1], head[2], head[3], slices, redis.call('HGETALL', records)}
+local stored = redis.pcall('HGETALL', records)
+return {head[1], head[2], head[3], slices, stored.err or stored}
 `;
 
-/** Deletes every key of the session; returns the number of slices it had. */
+/**
+ * Deletes every key of the session, a damaged one too: the slice lists up to `count` and those
+ * named by `n:<n>` fields (either may be damaged). Returns the number of slice lists removed.
+ */
 export const deleteScript = `
 local meta, records = KEYS[1], KEYS[2]
 local base = string.sub(meta, 1, -5)
-local count = tonumber(redis.call('HGET', meta, 'count') or '0')
-for n = 1, count do redis.call('DEL', base .. 's:' .. n) end
+local numbers = {}
+local count = tonumber(redis.pcall('HGET', meta, 'count'))
+if count then for n = 1, count do numbers[#numbers + 1] = n end end
+local fields = redis.pcall('HKEYS', meta)
+if not fields.err then
+  for _, field in ipairs(fields) do
+    if string.sub(field, 1, 2) == 'n:' then numbers[#numbers + 1] = string.sub(field, 3) end
+  end
+end
+local removed = 0
+for _, n in ipairs(numbers) do removed = removed + redis.call('DEL', base .. 's:' .. n) end
 redis.call('DEL', meta, records)
-return count
+return removed
 `;

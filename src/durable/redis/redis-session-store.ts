@@ -1,12 +1,8 @@
-import { ConfigurationError, type JsonValue, SessionConflictError } from '../../index.js';
+import { ConfigurationError, SessionConflictError } from '../../index.js';
 import { checkSessionId, checkStoredNames } from '../check-stored-names.js';
 import { SessionStore } from '../session-store.js';
-import type {
-  SessionChange,
-  StoredSession,
-  StoredSlice,
-  StoredSlicePolicy,
-} from '../stored-session.js';
+import { damagedSession, readStoredSession } from '../read-stored-session.js';
+import type { SessionChange, StoredSession } from '../stored-session.js';
 import { commitScript, deleteScript, loadScript } from './redis-session-scripts.js';
 
 /**
@@ -122,31 +118,40 @@ function encodeChange(change: SessionChange): string[] {
 
 function decodeLoad(sessionId: string, reply: unknown): StoredSession | undefined {
   if (reply === null) return undefined;
+  const subject = `RedisSessionStore session ${JSON.stringify(sessionId)}`;
+  // The script answers a damaged part with the server's error text (see loadScript).
+  if (typeof reply === 'string')
+    throw damagedSession(subject, `its meta hash is unreadable: ${reply}.`);
   const [version, createdAt, tags, slices, records] = expectArray(reply, 5, sessionId) as [
-    string,
-    string,
-    string,
-    [string, StoredSlicePolicy, string[]][],
-    string[],
+    unknown,
+    unknown,
+    unknown,
+    [unknown, unknown, string[] | string][] | string,
+    string[] | string,
   ];
-  const decoded: StoredSlice[] = slices.map(([name, policy, values]) => ({
-    name,
-    policy,
-    values: values.map((text) => JSON.parse(text) as JsonValue),
-  }));
-  const entries: [string, JsonValue][] = [];
-  for (let index = 0; index + 1 < records.length; index += 2) {
-    entries.push([records[index] as string, JSON.parse(records[index + 1] as string) as JsonValue]);
+  if (typeof slices === 'string')
+    throw damagedSession(subject, `has slice ${slices}, not a number.`);
+  if (typeof records === 'string') {
+    throw damagedSession(subject, `has records that are unreadable: ${records}.`);
   }
-  return {
-    sessionId,
-    version: Number(version),
+  for (const [name, , values] of slices) {
+    if (typeof values === 'string') {
+      const slice = `${subject}, slice ${JSON.stringify(name)}`;
+      throw damagedSession(slice, `has values that are unreadable: ${values}.`);
+    }
+  }
+  const entries: [string, string][] = [];
+  for (let index = 0; index + 1 < records.length; index += 2) {
+    entries.push([records[index] as string, records[index + 1] as string]);
+  }
+  return readStoredSession('RedisSessionStore', sessionId, {
+    json: 'text',
+    version,
     createdAt,
-    tags: JSON.parse(tags) as Record<string, string>,
-    slices: decoded,
-    // fromEntries defines own properties, so a "__proto__" key stays a record.
-    records: Object.fromEntries(entries),
-  };
+    tags,
+    slices: slices as [unknown, unknown, string[]][],
+    records: entries,
+  });
 }
 
 function expectArray(reply: unknown, length: number, sessionId: string): unknown[] {
