@@ -190,8 +190,8 @@ export class AffordanceRuntime {
    * spent waiting for the person never counts. The token budget the
    * evaluation started with (and the usage so far) carries over unless
    * `options.budget` gives another.
-   * @throws EvaluationStateError, before anything runs or is recorded, when the state was
-   *   altered, is stale or already resumed, belongs to another prompt, provider or session,
+   * @throws EvaluationStateError, before anything runs or is recorded, when the state is unsigned
+   *   (see `stateSecret`) or altered, is stale, belongs to another prompt, provider or session,
    *   the prompt's tools changed, or the decisions do not decide exactly the pending calls.
    *
    * @example
