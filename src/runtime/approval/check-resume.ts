@@ -38,9 +38,9 @@ export interface ResumeTarget {
 
 /**
  * Checks a resume request before anything runs: the state's format, version,
- * depth and signature, that what it runs is what the approver saw, that it belongs to this prompt, adapter and session (at the
- * version it paused at), and that the decisions decide exactly its pending
- * calls. @internal
+ * depth and signature, that what it runs is what the approver saw, that it
+ * belongs to this prompt, adapter and session (at the version it paused at),
+ * and that the decisions decide exactly its pending calls. @internal
  * @throws EvaluationStateError naming what does not match and what to do.
  */
 export function checkResume(request: ResumeRequest, target: ResumeTarget): CheckedResume {
