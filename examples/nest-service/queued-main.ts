@@ -19,6 +19,7 @@ import { EvaluationQueue } from 'affordance/bullmq';
 import { RedisSessionStore } from 'affordance/durable';
 
 import { createApp, demoQuestions } from './main.js';
+import { stateSecret } from './state-secret.js';
 import type { JobView } from './queued-agent-controller.js';
 import { redisUrlOf, requireRedis } from './require-redis.js';
 
@@ -27,7 +28,13 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Starts the worker process and resolves once it takes jobs. */
 async function startWorkerProcess(redisUrl: string, queueName: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(here, 'queued-worker-main.js')], {
-    env: { ...process.env, AFFORDANCE_REDIS_URL: redisUrl, AFFORDANCE_QUEUE: queueName },
+    env: {
+      ...process.env,
+      AFFORDANCE_REDIS_URL: redisUrl,
+      AFFORDANCE_QUEUE: queueName,
+      // The worker resumes the evaluations this process saves: it signs and checks them with the same secret.
+      AFFORDANCE_STATE_SECRET: stateSecret(),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

@@ -15,6 +15,7 @@ import { PendingApprovals } from './pending-approvals.js';
 import { QueuedAgentController } from './queued-agent-controller.js';
 import { RefundDesk } from './refund-desk.js';
 import { RefundSection } from './refund-section.js';
+import { stateSecret } from './state-secret.js';
 import { SupportDeskSection } from './support-desk-section.js';
 import { supportPrompt } from './support-prompt.js';
 import { TicketDesk } from './ticket-desk.js';
@@ -41,7 +42,8 @@ import { TicketDesk } from './ticket-desk.js';
 export class SupportAppModule {
   /**
    * The service with `adapter` as its model (and `runtime` options, e.g.
-   * telemetry); the support and chat prompts are checked at startup. With
+   * telemetry; paused evaluations are signed with {@link stateSecret} unless
+   * they give another); the support and chat prompts are checked at startup. With
    * `queued.evaluationQueue` it also serves the queued mode (`POST /agent/jobs`,
    * see {@link QueuedAgentController}); `queued.sessionStore` keeps the
    * sessions (in memory by default).
@@ -60,7 +62,7 @@ export class SupportAppModule {
         AffordanceModule.forRoot({
           adapter,
           prompts: [supportPrompt, chatPrompt],
-          runtime,
+          runtime: { stateSecret: stateSecret(), ...runtime },
           ...(queued.sessionStore === undefined ? {} : { sessionStore: queued.sessionStore }),
           ...(queued.evaluationQueue === undefined
             ? {}

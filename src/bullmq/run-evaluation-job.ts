@@ -17,7 +17,7 @@ import type { EvaluationJobLike, EvaluationJobPrompt } from './evaluation-job-pr
 
 /** What running a job needs. */
 export interface EvaluationJobContext {
-  /** The runtime that evaluates. */
+  /** The runtime that evaluates; it needs a `stateSecret` (checkpoints are signed states). */
   readonly runtime: AffordanceRuntime;
   /** Where sessions are loaded from and committed to. */
   readonly persistence: SessionPersistence;

@@ -46,7 +46,10 @@ export interface AffordanceModuleOptions {
    * evaluation's adapter. Default `'singleton'`: one adapter for the application.
    */
   readonly adapterScope?: AdapterScope;
-  /** Options of the affordance runtime (maxTurns, readOnlyConcurrency, clock, resources). */
+  /**
+   * Options of the affordance runtime (maxTurns, readOnlyConcurrency, clock,
+   * resources); `stateSecret` for a prompt whose tools need approval.
+   */
   readonly runtime?: RuntimeOptions;
   /**
    * Binds services in the runtime's inversify container before the adapter is

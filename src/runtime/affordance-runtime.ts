@@ -33,7 +33,8 @@ import { renderForScope } from './scope/render-for-scope.js';
 import { EvaluationId, ToolCallId, ToolCallSignal } from './scope/tokens.js';
 import type {} from './tool-context-members.js';
 import { ToolExecutor } from './tool-executor.js';
-import { checkNotExpired, checkSecret, checkSeam, positiveInteger } from './runtime-checks.js';
+import { checkNotExpired, checkSeam, positiveInteger } from './runtime-checks.js';
+import { StateSigner } from './approval/state-signer.js';
 import { alreadyResuming, openResume, savedBudget } from './approval/open-resume.js';
 import { evaluationStart } from './telemetry/evaluation-start.js';
 import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
@@ -66,7 +67,7 @@ export class AffordanceRuntime {
   readonly #prepared = new WeakSet<Prompt>();
   /** Which section classes inject no call value, and how to build each without a container. */
   readonly #direct: DirectConstructions;
-  readonly #stateSecret: string | undefined;
+  readonly #signer: StateSigner;
   /** Ids of the saved states being resumed now: a second resume of one waits for no one, it is refused. */
   readonly #resuming = new Set<string>();
   readonly #telemetry: RuntimeTelemetry | undefined;
@@ -77,7 +78,7 @@ export class AffordanceRuntime {
     this.maxTurns = positiveInteger(options.maxTurns ?? DEFAULT_MAX_TURNS, 'maxTurns');
     this.clock = options.clock ?? systemClock;
     this.#resources = options.resources ?? new ResourceRegistry();
-    this.#stateSecret = checkSecret(options.stateSecret);
+    this.#signer = new StateSigner(options);
     this.#telemetry = options.telemetry;
     this.#executor = new ToolExecutor({
       readOnlyConcurrency: positiveInteger(
@@ -189,8 +190,8 @@ export class AffordanceRuntime {
    * spent waiting for the person never counts. The token budget the
    * evaluation started with (and the usage so far) carries over unless
    * `options.budget` gives another.
-   * @throws EvaluationStateError, before anything runs or is recorded, when the state was
-   *   altered, is stale or already resumed, belongs to another prompt, provider or session,
+   * @throws EvaluationStateError, before anything runs or is recorded, when the state is unsigned
+   *   (see `stateSecret`) or altered, is stale, belongs to another prompt, provider or session,
    *   the prompt's tools changed, or the decisions do not decide exactly the pending calls.
    *
    * @example
@@ -290,7 +291,7 @@ export class AffordanceRuntime {
       prompt,
       adapter,
       session: options.session,
-      secret: this.#stateSecret,
+      signer: this.#signer,
     });
     const { state } = checked;
     if (this.#resuming.has(state.stateId)) throw alreadyResuming(state, prompt);
@@ -326,7 +327,7 @@ export class AffordanceRuntime {
         options,
         sink,
         resume: typeof resume === 'function' ? resume() : resume,
-        stateSecret: this.#stateSecret,
+        signer: this.#signer,
         observer,
       }).run();
       if (response.status === 'completed') observer?.completed(response);

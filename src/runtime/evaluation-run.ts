@@ -26,6 +26,7 @@ import type { ApprovalDecision } from './approval/approval-decision.js';
 import type { ResumePoint } from './approval/resume-point.js';
 import type { EvaluationState } from './approval/evaluation-state.js';
 import { saveEvaluationState } from './approval/save-evaluation-state.js';
+import type { StateSigner } from './approval/state-signer.js';
 import { recordNativeCall } from './record-native-call.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
@@ -44,8 +45,8 @@ export interface EvaluationRunInit {
   readonly sink?: PartSink | undefined;
   /** Where a resumed evaluation picks up; absent for a new one. */
   readonly resume?: ResumePoint | undefined;
-  /** Signs the state saved when the evaluation pauses for approval. */
-  readonly stateSecret?: string | undefined;
+  /** Signs the state saved when the evaluation pauses for approval or checkpoints. */
+  readonly signer: StateSigner;
   /** Follows the evaluation for tracing and metrics, when the runtime has telemetry. */
   readonly observer?: EvaluationObserver | undefined;
 }
@@ -71,7 +72,7 @@ export class EvaluationRun<O> {
   readonly #output: RequestOutput | undefined;
   readonly #sink: PartSink | undefined;
   readonly #resume: ResumePoint | undefined;
-  readonly #stateSecret: string | undefined;
+  readonly #signer: StateSigner;
   readonly #observer: EvaluationObserver | undefined;
   #toolChoice: ToolChoice;
   #usage: TokenUsage | undefined;
@@ -84,7 +85,7 @@ export class EvaluationRun<O> {
     this.#options = init.options;
     this.#sink = init.sink;
     this.#label = init.scope.prompt.label;
-    this.#stateSecret = init.stateSecret;
+    this.#signer = init.signer;
     this.#observer = init.observer;
     const resume = init.resume;
     this.#resume = resume;
@@ -313,7 +314,7 @@ export class EvaluationRun<O> {
       maxTurns: this.#maxTurns,
       elapsedMs: Math.max(0, this.#clock.now() - this.#started),
       clock: this.#clock,
-      secret: this.#stateSecret,
+      signer: this.#signer,
     });
   }
 

@@ -29,7 +29,7 @@ export function checkSecret(secret: unknown): string | undefined {
     throw new ConfigurationError({
       subject: 'stateSecret',
       problem: 'must be a string of at least 16 characters.',
-      fix: 'Pass a long random secret from your configuration, e.g. `stateSecret: process.env.AFFORDANCE_STATE_SECRET`, or leave it out.',
+      fix: 'Pass a long random secret from your configuration, e.g. `stateSecret: process.env.AFFORDANCE_STATE_SECRET`, or leave it out (the runtime then neither saves nor resumes evaluation states).',
     });
   }
   return secret;

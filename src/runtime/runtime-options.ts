@@ -13,12 +13,28 @@ export interface RuntimeOptions {
   /** Resources every evaluation gets (e.g. a `Filesystem`); per-evaluation ones are merged over them. */
   readonly resources?: ResourceRegistry;
   /**
-   * Signs the state an evaluation saves when it pauses for approval (HMAC-SHA-256),
-   * so a state kept outside the server (e.g. by a client) cannot be altered;
-   * a runtime with a secret resumes only states signed with it. Without one,
-   * states carry a plain SHA-256 digest that catches accidental changes only.
+   * The key (at least 16 characters) that signs, with HMAC-SHA-256, every state
+   * an evaluation saves when it pauses for approval or checkpoints, and checks
+   * every state the runtime resumes: a state altered by whoever held it (a
+   * call's arguments, the session it runs in) is refused. Give every process
+   * that saves or resumes a state the same secret, from your configuration
+   * (`process.env.AFFORDANCE_STATE_SECRET`). Without one, an evaluation that
+   * pauses or checkpoints fails with a `ConfigurationError` naming this option,
+   * and no state is resumed, unless `unsignedStates` is `'accept-forgeable'`.
+   * `createTestRuntime` (affordance/testing) sets a test secret.
    */
   readonly stateSecret?: string;
+  /**
+   * Whether this runtime saves and resumes states without a signature:
+   * `'refuse'` (the default) or `'accept-forgeable'`, the explicit loosening
+   * for a runtime that never hands a state to anyone it does not trust. With
+   * `'accept-forgeable'`, a runtime without `stateSecret` saves states with a
+   * plain SHA-256 digest (it catches accidental changes; whoever holds the
+   * state can change it and recompute it), and every runtime resumes such
+   * states. A resume still checks that the calls it runs are the pending ones
+   * the approver saw, as the model sent them.
+   */
+  readonly unsignedStates?: 'refuse' | 'accept-forgeable' | undefined;
   /**
    * Observes every evaluation for tracing and metrics, e.g. `openTelemetry()`
    * from `affordance/otel`. None by default: evaluations then pay nothing for it.

@@ -16,6 +16,7 @@ import type {
   HarnessOpenOptions,
 } from './adapter-harness.js';
 import type { ScriptedTurn } from './scripted-adapter.js';
+import { TEST_STATE_SECRET } from './create-test-runtime.js';
 
 /** A check being run: which one, against which harness. */
 export interface CheckRun {
@@ -106,9 +107,9 @@ export async function withAdapter<T>(
   return result;
 }
 
-/** A runtime in a fresh container, as an application installs it. */
+/** A runtime in a fresh container, as an application installs it (every one with the same test `stateSecret`). */
 export function freshRuntime(): AffordanceRuntime {
-  return installAffordance(new Container());
+  return installAffordance(new Container(), { stateSecret: TEST_STATE_SECRET });
 }
 
 /** Awaits an evaluation that should succeed; a failure becomes a conformance failure carrying it as `cause`. */

@@ -15,6 +15,7 @@ export type {
 } from './adapter-harness.js';
 export {
   createTestRuntime,
+  TEST_STATE_SECRET,
   type TestRuntime,
   type TestRuntimeOptions,
 } from './create-test-runtime.js';

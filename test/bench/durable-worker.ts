@@ -13,6 +13,7 @@ import { installAffordance } from 'affordance';
 import { createEvaluationWorker } from 'affordance/bullmq';
 import { RedisSessionStore, SessionCodec, SessionPersistence } from 'affordance/durable';
 import { ProviderAdapter } from 'affordance/provider';
+import { TEST_STATE_SECRET } from 'affordance/testing';
 
 import { deskPrompt, FixedLatencyModel, OrderNote } from './durable-desk.js';
 
@@ -25,7 +26,7 @@ container
 const worker = createEvaluationWorker({
   connection: { host: '127.0.0.1', port, maxRetriesPerRequest: null },
   queueName: process.env['QUEUE'],
-  runtime: installAffordance(container),
+  runtime: installAffordance(container, { stateSecret: TEST_STATE_SECRET }),
   persistence: new SessionPersistence({
     store: new RedisSessionStore({ client, keyPrefix: 'bench:' }),
     codec: new SessionCodec({ classes: [OrderNote] }),

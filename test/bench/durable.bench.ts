@@ -36,6 +36,7 @@ import {
   type SessionStore,
 } from 'affordance/durable';
 import { ProviderAdapter } from 'affordance/provider';
+import { TEST_STATE_SECRET } from 'affordance/testing';
 
 import { startPostgres } from '../support/servers/postgres-server.js';
 import { startRedis } from '../support/servers/redis-server.js';
@@ -51,7 +52,7 @@ function jobOn(store: SessionStore): () => Promise<unknown> {
   const persistence = new SessionPersistence({ store, codec });
   const container = new Container();
   container.bind(ProviderAdapter).toConstantValue(new FixedLatencyModel(0));
-  const runtime = installAffordance(container);
+  const runtime = installAffordance(container, { stateSecret: TEST_STATE_SECRET });
   return async () => {
     serial += 1;
     return await runEvaluationJob(

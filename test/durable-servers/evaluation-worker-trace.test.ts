@@ -19,7 +19,7 @@ import {
 } from 'affordance/bullmq';
 import { InMemorySessionStore, SessionPersistence } from 'affordance/durable';
 import { traceContextPropagation } from 'affordance/otel';
-import { ScriptedAdapter } from 'affordance/testing';
+import { ScriptedAdapter, TEST_STATE_SECRET } from 'affordance/testing';
 
 import { InMemoryOtel, spanTree } from '../otel/otel-harness.js';
 import { describeWithRedis } from '../support/servers/describe-with-servers.js';
@@ -60,7 +60,10 @@ describeWithRedis('trace context across the evaluation queue', () => {
     const propagate = traceContextPropagation();
     queue = new EvaluationQueue({ connection, queueName: 'traced', propagation: propagate });
     events = new QueueEvents('traced', { connection });
-    const runtime = installAffordance(new Container(), { telemetry: otel.telemetry() });
+    const runtime = installAffordance(new Container(), {
+      telemetry: otel.telemetry(),
+      stateSecret: TEST_STATE_SECRET,
+    });
     worker = createEvaluationWorker({
       connection,
       queueName: 'traced',

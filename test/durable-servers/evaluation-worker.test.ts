@@ -27,6 +27,7 @@ import {
 } from 'affordance/bullmq';
 import { InMemorySessionStore, SessionPersistence } from 'affordance/durable';
 import { providerCapabilities, type ProviderRequest, type ProviderTurn } from 'affordance/provider';
+import { TEST_STATE_SECRET } from 'affordance/testing';
 
 import { type RedisServer, startRedis } from '../support/servers/redis-server.js';
 import { describeWithRedis } from '../support/servers/describe-with-servers.js';
@@ -143,7 +144,7 @@ describeWithRedis('the evaluation worker', () => {
     worker = createEvaluationWorker({
       connection: connection(),
       queueName,
-      runtime: installAffordance(container),
+      runtime: installAffordance(container, { stateSecret: TEST_STATE_SECRET }),
       persistence,
       prompts: { refunds: { prompt } },
       concurrency: 2,
@@ -231,7 +232,7 @@ describeWithRedis('the evaluation worker', () => {
         updateProgress: () => Promise.resolve(),
       },
       {
-        runtime: installAffordance(new Container()),
+        runtime: installAffordance(new Container(), { stateSecret: TEST_STATE_SECRET }),
         persistence,
         prompts: { refunds: { prompt } },
       },
@@ -272,7 +273,7 @@ describeWithRedis('the evaluation worker', () => {
     expect(() =>
       createEvaluationWorker({
         connection: connection(),
-        runtime: installAffordance(new Container()),
+        runtime: installAffordance(new Container(), { stateSecret: TEST_STATE_SECRET }),
         persistence,
         prompts: {},
         concurrency: 0,

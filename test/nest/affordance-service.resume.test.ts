@@ -20,7 +20,7 @@ import {
 } from 'affordance';
 import { AffordanceModule, AffordanceService } from 'affordance/nest';
 import type { ProviderRequest } from 'affordance/provider';
-import type { ScriptedTurn } from 'affordance/testing';
+import { type ScriptedTurn, TEST_STATE_SECRET } from 'affordance/testing';
 
 import { catchError, catchRejection } from '../support/catch-error.js';
 import { createContext } from '../support/nest-http.js';
@@ -92,6 +92,7 @@ function refundModule(options: { stateStore?: EvaluationStateStore } = {}) {
       AffordanceModule.forRoot({
         adapter: () => new ScriptPerEvaluation(scriptFor),
         prompts: [refundPrompt],
+        runtime: { stateSecret: TEST_STATE_SECRET },
         ...options,
       }),
     ],

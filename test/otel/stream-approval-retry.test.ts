@@ -20,6 +20,7 @@ import {
   SecretRedactor,
   sendWithRetries,
 } from 'affordance/provider';
+import { TEST_STATE_SECRET } from 'affordance/testing';
 
 import {
   ANSWER,
@@ -43,7 +44,10 @@ import {
 describe('otel: a streamed evaluation', () => {
   it('has the same span tree as evaluate, flagged streamed', async () => {
     const otel = new InMemoryOtel();
-    const runtime = installAffordance(new Container(), { telemetry: otel.telemetry() });
+    const runtime = installAffordance(new Container(), {
+      telemetry: otel.telemetry(),
+      stateSecret: TEST_STATE_SECRET,
+    });
     const adapter = new ModelledScriptedAdapter(deskScript());
     let answer: string | null = null;
     let deltas = 0;
@@ -84,7 +88,10 @@ describe('otel: pausing for approval and resuming', () => {
   /** Pauses at a refund over 100 after a lookup, then resumes with `decision`. */
   async function pauseAndResume(decision: Omit<ApprovalDecision, 'callId'>) {
     const otel = new InMemoryOtel();
-    const runtime = installAffordance(new Container(), { telemetry: otel.telemetry() });
+    const runtime = installAffordance(new Container(), {
+      telemetry: otel.telemetry(),
+      stateSecret: TEST_STATE_SECRET,
+    });
     const adapter = new ModelledScriptedAdapter([
       { toolCalls: [lookup('c1'), refund('c2', 500)], usage: { inputTokens: 90, outputTokens: 9 } },
       { text: ANSWER, usage: { inputTokens: 130, outputTokens: 4 } },
@@ -215,7 +222,10 @@ class FlakyAdapter extends ProviderAdapter {
 describe('otel: provider retries', () => {
   it('records each retry as an event on the request span (recordRetry as onRetry)', async () => {
     const otel = new InMemoryOtel();
-    const runtime = installAffordance(new Container(), { telemetry: otel.telemetry() });
+    const runtime = installAffordance(new Container(), {
+      telemetry: otel.telemetry(),
+      stateSecret: TEST_STATE_SECRET,
+    });
     const adapter = new FlakyAdapter();
     const prompt = new Prompt({
       ns: 'flaky',
@@ -272,7 +282,10 @@ class SearchingAdapter extends ProviderAdapter {
 describe('otel: calls the provider ran itself', () => {
   it('records each as an execute_tool span of type extension under the evaluation', async () => {
     const otel = new InMemoryOtel();
-    const runtime = installAffordance(new Container(), { telemetry: otel.telemetry() });
+    const runtime = installAffordance(new Container(), {
+      telemetry: otel.telemetry(),
+      stateSecret: TEST_STATE_SECRET,
+    });
     const prompt = new Prompt({
       ns: 'weather',
       key: 'ask',

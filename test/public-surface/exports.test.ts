@@ -327,6 +327,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'ScriptedToolCall',
     'ScriptedTurn',
     'ScriptMismatchError',
+    'TEST_STATE_SECRET',
     'TestRuntime',
     'TestRuntimeOptions',
     'UnboundRoot',

@@ -14,13 +14,19 @@ import {
   PromptExecuted,
   Prompt,
   type PromptResponse,
+  type RuntimeOptions,
   Session,
   type ToolContext,
   ToolDefinition,
   ToolInvoked,
   ToolResult,
 } from 'affordance';
-import { ManualClock, ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
+import {
+  ManualClock,
+  ScriptedAdapter,
+  type ScriptedTurn,
+  TEST_STATE_SECRET,
+} from 'affordance/testing';
 
 import { toolMessages } from '../support/conversation.js';
 
@@ -141,9 +147,9 @@ async function rejected(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection, but the promise resolved');
 }
 
-/** A fresh runtime on a fresh container, as another process would build it. */
-function freshRuntime(options: { stateSecret?: string } = {}): AffordanceRuntime {
-  return installAffordance(new Container(), options);
+/** A fresh runtime on a fresh container, as another process would build it (with the same test secret). */
+function freshRuntime(options: RuntimeOptions = {}): AffordanceRuntime {
+  return installAffordance(new Container(), { stateSecret: TEST_STATE_SECRET, ...options });
 }
 
 /** What the session recorded, without ids, times and durations. */
@@ -218,7 +224,7 @@ describe('approval: pausing an evaluation', () => {
       { orderId: 'B-2', amount: 700 },
     ]);
     expect(state.usage).toEqual({ inputTokens: 100, outputTokens: 20, cachedTokens: null });
-    expect(state.integrity.algorithm).toBe('sha256');
+    expect(state.integrity.algorithm).toBe('hmac-sha256');
   });
 
   it('asks for approval only when the predicate says so', async () => {
@@ -453,7 +459,7 @@ describe('approval: resuming', () => {
     const clock = new ManualClock();
     const session = new Session();
     const ledger: Ledger = [];
-    const runtime = (): AffordanceRuntime => installAffordance(new Container(), { clock });
+    const runtime = (): AffordanceRuntime => freshRuntime({ clock });
     const slowTurn = (turn: ScriptedTurn): ScriptedTurn => ({
       ...turn,
       expect: () => {
@@ -729,7 +735,7 @@ describe('approval: refused resumes change nothing', () => {
     expect(String(newer.error)).toMatch(/layout version 2/);
   });
 
-  it('signs states with stateSecret and refuses unsigned or foreign-signed ones', async () => {
+  it('signs states with stateSecret and refuses unsigned or foreign-signed ones, unless accept-forgeable', async () => {
     const secret = 'a-long-secret-for-tests-only';
     const ledger: Ledger = [];
     const session = new Session();
@@ -745,7 +751,7 @@ describe('approval: refused resumes change nothing', () => {
       { callId: 'c4', approved: true },
     ];
     const noSecret = await rejected(
-      freshRuntime().resume(desk(ledger), signed, decisions, {
+      installAffordance(new Container()).resume(desk(ledger), signed, decisions, {
         adapter: new ScriptedAdapter([]),
         session,
       }),
@@ -760,16 +766,30 @@ describe('approval: refused resumes change nothing', () => {
       ),
     );
     expect(String(otherSecret)).toMatch(/altered after it was saved/);
-    const { session: plainSession, saved } = await pauseOnce([]);
+    const forgeable = (): AffordanceRuntime =>
+      installAffordance(new Container(), { unsignedStates: 'accept-forgeable' });
+    const plainSession = new Session();
+    const plain = interrupted(
+      await forgeable().evaluate(desk([]), {
+        adapter: new ScriptedAdapter([mixedTurn]),
+        session: plainSession,
+      }),
+    ).interruption.state;
+    expect(plain.integrity.algorithm).toBe('sha256');
     const unsigned = await rejected(
-      freshRuntime({ stateSecret: secret }).resume(
-        desk([]),
-        JSON.parse(saved) as EvaluationState,
-        decisions,
-        { adapter: new ScriptedAdapter([]), session: plainSession },
-      ),
+      freshRuntime({ stateSecret: secret }).resume(desk([]), plain, decisions, {
+        adapter: new ScriptedAdapter([]),
+        session: plainSession,
+      }),
     );
-    expect(String(unsigned)).toMatch(/not signed, and this runtime signs its states/);
+    expect(String(unsigned)).toMatch(
+      /not signed .*resumes only states signed with its stateSecret/,
+    );
+    const accepted = await forgeable().resume(desk([]), plain, decisions, {
+      adapter: new ScriptedAdapter([answerTurn]),
+      session: plainSession,
+    });
+    expect(accepted.status).toBe('completed');
     const done = await freshRuntime({ stateSecret: secret }).resume(
       desk(ledger),
       signed,

@@ -16,7 +16,7 @@ import {
   type ToolCallOutcome,
 } from 'affordance';
 import type { ProviderToolCall } from 'affordance/provider';
-import { ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
+import { ScriptedAdapter, type ScriptedTurn, TEST_STATE_SECRET } from 'affordance/testing';
 
 class OrderParams {
   @IsString() orderId!: string;
@@ -135,7 +135,7 @@ class Recorder implements EvaluationCheckpoint {
 }
 
 function fresh() {
-  return installAffordance(new Container());
+  return installAffordance(new Container(), { stateSecret: TEST_STATE_SECRET });
 }
 
 /** Runs `prompt` until the "process" dies: the run fails, or a handler hangs (`hung` resolves). */

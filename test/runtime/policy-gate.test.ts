@@ -14,7 +14,7 @@ import {
   type ToolPolicy,
   ToolResult,
 } from 'affordance';
-import { ScriptedAdapter } from 'affordance/testing';
+import { ScriptedAdapter, TEST_STATE_SECRET } from 'affordance/testing';
 
 class NoteParams {
   @IsString() text!: string;
@@ -63,7 +63,9 @@ async function callOnce(
     { toolCalls: [{ callId: 'w1', name: 'write_note', arguments: { text: 'hello' } }] },
     { text: 'Done.' },
   ]);
-  const response = await installAffordance(new Container()).evaluate(prompt, { adapter, session });
+  const response = await installAffordance(new Container(), {
+    stateSecret: TEST_STATE_SECRET,
+  }).evaluate(prompt, { adapter, session });
   return { response, session, ran };
 }
 
@@ -202,7 +204,7 @@ describe('the policy gate, with synchronous and asynchronous checks alike', () =
       ],
     });
     const session = new Session();
-    const runtime = installAffordance(new Container());
+    const runtime = installAffordance(new Container(), { stateSecret: TEST_STATE_SECRET });
     const paused = await runtime.evaluate(prompt, {
       session,
       adapter: new ScriptedAdapter([

@@ -6,6 +6,7 @@ import { ProviderAdapter } from '../../src/provider/provider-adapter.js';
 import type { AffordanceRuntime } from '../../src/runtime/affordance-runtime.js';
 import type { RuntimeOptions } from '../../src/runtime/runtime-options.js';
 import { installAffordance } from '../../src/runtime/scope/install-affordance.js';
+import { TEST_STATE_SECRET } from '../../src/testing/create-test-runtime.js';
 import { AnthropicTestServer } from './anthropic-test-server.js';
 
 /** A container wired the way an application would wire it, against a local Anthropic test server. */
@@ -34,7 +35,10 @@ export async function startAnthropic(
 ): Promise<AnthropicHarness> {
   const server = await AnthropicTestServer.start();
   const container = new Container();
-  const runtime = installAffordance(container, setup.runtime);
+  const runtime = installAffordance(container, {
+    stateSecret: TEST_STATE_SECRET,
+    ...setup.runtime,
+  });
   container.bind(Anthropic).toConstantValue(server.client(setup.client));
   container.bind(AnthropicAdapterOptions).toConstantValue({
     model: 'claude-test',

@@ -2,6 +2,7 @@ import { Container } from 'inversify';
 import OpenAI, { type ClientOptions } from 'openai';
 
 import { installAffordance } from '../../src/runtime/scope/install-affordance.js';
+import { TEST_STATE_SECRET } from '../../src/testing/create-test-runtime.js';
 import { OpenAIAdapter, OpenAIAdapterOptions } from '../../src/openai/index.js';
 import type { AffordanceRuntime } from '../../src/runtime/affordance-runtime.js';
 import { ProviderAdapter } from '../../src/provider/provider-adapter.js';
@@ -34,7 +35,10 @@ export async function startOpenAI(
 ): Promise<OpenAIHarness> {
   const server = await OpenAITestServer.start();
   const container = new Container();
-  const runtime = installAffordance(container, setup.runtime);
+  const runtime = installAffordance(container, {
+    stateSecret: TEST_STATE_SECRET,
+    ...setup.runtime,
+  });
   container.bind(OpenAI).toConstantValue(server.client(setup.client));
   container.bind(OpenAIAdapterOptions).toConstantValue({
     model: 'gpt-test',

@@ -13,8 +13,9 @@ export interface EvaluationStateErrorOptions {
 }
 
 /**
- * A paused evaluation's saved state was refused: it was altered, is stale (its
- * session moved on, it was already resumed), belongs to another prompt,
+ * A paused evaluation's saved state was refused: it is unsigned or was
+ * altered, is stale (its session moved on, it was already resumed) or the
+ * session given is not the one it paused in, belongs to another prompt,
  * provider or session, or the decisions do not match its pending calls. Nothing
  * was run or recorded; the state can still be resumed once the problem is fixed.
  */

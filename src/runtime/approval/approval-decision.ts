@@ -10,6 +10,9 @@ export interface ApprovalDecision {
   readonly callId: string;
   /** Whether the call may run. */
   readonly approved: boolean;
-  /** For a rejection: what the model reads, e.g. why and what to do instead. */
+  /**
+   * For a rejection: what the model reads, e.g. why and what to do instead.
+   * Text of at most 8,000 characters, as every failed result the model reads.
+   */
   readonly message?: string | undefined;
 }

@@ -1,4 +1,7 @@
+import { boundText } from '../../core/errors/bound-text.js';
+import { describeThrown } from '../../core/errors/describe-thrown.js';
 import { EvaluationStateError } from '../../core/errors/evaluation-state-error.js';
+import { nestsDeeperThan } from '../../core/nests-deeper-than.js';
 import type { Prompt } from '../../prompt/prompt.js';
 import type { RenderedPrompt } from '../../prompt/rendered-prompt.js';
 import type { ProviderAdapter } from '../../provider/provider-adapter.js';
@@ -10,7 +13,10 @@ import {
   EVALUATION_STATE_VERSION,
   type EvaluationState,
 } from './evaluation-state.js';
-import { adapterName, integrityOf, promptContractHash } from './save-evaluation-state.js';
+import { MAX_FAILURE_TEXT_LENGTH } from '../events/event-fields.js';
+import { checkSavedCalls } from './check-saved-calls.js';
+import { adapterName, MAX_STATE_DEPTH, promptContractHash } from './save-evaluation-state.js';
+import type { StateSigner } from './state-signer.js';
 
 /** A resume request that passed every check made before rendering. @internal */
 export interface CheckedResume {
@@ -26,14 +32,15 @@ export interface ResumeTarget {
   readonly prompt: Prompt;
   readonly adapter: ProviderAdapter;
   readonly session: Session | undefined;
-  readonly secret: string | undefined;
+  /** Checks the state's signature (`RuntimeOptions.stateSecret`, `unsignedStates`). */
+  readonly signer: StateSigner;
 }
 
 /**
- * Checks a resume request before anything runs: the state's format, version
- * and integrity, that it belongs to this prompt, adapter and session (at the
- * version it paused at), and that the decisions decide exactly its pending
- * calls. @internal
+ * Checks a resume request before anything runs: the state's format, version,
+ * depth and signature, that what it runs is what the approver saw, that it
+ * belongs to this prompt, adapter and session (at the version it paused at),
+ * and that the decisions decide exactly its pending calls. @internal
  * @throws EvaluationStateError naming what does not match and what to do.
  */
 export function checkResume(request: ResumeRequest, target: ResumeTarget): CheckedResume {
@@ -41,7 +48,8 @@ export function checkResume(request: ResumeRequest, target: ResumeTarget): Check
   const subject = `Resuming evaluation ${state.evaluationId} of ${target.prompt.label}`;
   const refuse = (problem: string, fix: string): EvaluationStateError =>
     new EvaluationStateError({ subject, problem, fix });
-  checkIntegrity(state, target.secret, refuse);
+  target.signer.check(state, refuse);
+  checkSavedCalls(state, refuse);
   if (state.prompt.ns !== target.prompt.ns || state.prompt.key !== target.prompt.key) {
     throw refuse(
       `the state was saved by prompt ${state.prompt.ns}/${state.prompt.key}.`,
@@ -107,34 +115,15 @@ function checkShape(value: unknown, prompt: Prompt): EvaluationState {
   ) {
     throw refuse('the state is missing fields.');
   }
+  // Before anything walks it recursively (the signature's canonical JSON).
+  if (nestsDeeperThan(value, MAX_STATE_DEPTH)) {
+    throw refuse(`the state is nested deeper than ${MAX_STATE_DEPTH} levels; no saved state is.`);
+  }
   return value as unknown as EvaluationState;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function checkIntegrity(state: EvaluationState, secret: string | undefined, refuse: Refuse): void {
-  const { integrity, ...body } = state;
-  if (integrity.algorithm === 'hmac-sha256' && secret === undefined) {
-    throw refuse(
-      'the state is signed, and this runtime has no stateSecret to check the signature.',
-      'Give the runtime the same stateSecret as the one that saved it: installAffordance(container, { stateSecret }).',
-    );
-  }
-  if (integrity.algorithm !== 'hmac-sha256' && secret !== undefined) {
-    throw refuse(
-      'the state is not signed, and this runtime signs its states (stateSecret), so it accepts only signed ones.',
-      'Resume states saved by a runtime with the same stateSecret.',
-    );
-  }
-  const expected = integrityOf(body, secret);
-  if (integrity.digest !== expected.digest) {
-    throw refuse(
-      'the state was altered after it was saved (its integrity digest does not match its content).',
-      'Resume the state exactly as the interrupted response returned it; to change a call, reject it with a message instead.',
-    );
-  }
 }
 
 function checkRecovery(
@@ -172,6 +161,12 @@ function checkSession(
       `Pass session ${saved.sessionId}, the one the evaluation ran with.`,
     );
   }
+  if (sameVersion && session.version < saved.version) {
+    throw refuse(
+      `session ${saved.sessionId} is at version ${session.version}, and the evaluation paused at version ${saved.version}: this is not the session the evaluation paused in, but a new, empty session or a stale copy with the same id (e.g. made anew in another process).`,
+      'Pass the same Session instance the evaluation paused in (response.interruption.session), e.g. kept in this process by its id until the person decides; to resume in another process, run the evaluation as a job (affordance/bullmq, EvaluationQueue.resume), whose session persists with affordance/durable.',
+    );
+  }
   if (sameVersion && session.version !== saved.version) {
     throw refuse(
       `the state is stale: session ${saved.sessionId} changed since the evaluation paused (version ${saved.version} then, ${session.version} now), e.g. because this state was already resumed.`,
@@ -199,7 +194,7 @@ function checkDecisions(
     const id = decision?.callId;
     if (typeof id !== 'string' || typeof decision?.approved !== 'boolean') {
       throw refuse(
-        `a decision is not { callId: string, approved: boolean }: ${JSON.stringify(given)}.`,
+        `a decision is not { callId: string, approved: boolean }: ${shown(given)}.`,
         'Pass one { callId, approved, message? } per pending call.',
       );
     }
@@ -212,6 +207,7 @@ function checkDecisions(
     if (byId.has(id) && !state.decided.some((done) => done.callId === id)) {
       throw refuse(`call '${id}' is decided twice.`, 'Give one decision per pending call.');
     }
+    checkMessage(id, decision.message, refuse);
     byId.set(id, decision as ApprovalDecision);
   }
   const undecided = [...pending].filter((id) => !byId.has(id));
@@ -222,4 +218,36 @@ function checkDecisions(
     );
   }
   return byId;
+}
+
+/**
+ * A rejection's message reaches the model as the call's failed result, so it
+ * is text and bounded as every failed result is (`MAX_FAILURE_TEXT_LENGTH`,
+ * README "Guarantees").
+ */
+function checkMessage(id: string, message: unknown, refuse: Refuse): void {
+  if (message === undefined) return;
+  if (typeof message !== 'string') {
+    throw refuse(
+      `the message of the decision for call '${id}' is ${message === null ? 'null' : typeof message}, not a string.`,
+      'Pass message as the text the model reads (why the call was rejected, what to do instead), or leave it out.',
+    );
+  }
+  if (message.length > MAX_FAILURE_TEXT_LENGTH) {
+    throw refuse(
+      `the message of the decision for call '${id}' has ${message.length} characters; the model reads at most ${MAX_FAILURE_TEXT_LENGTH} characters of a call's failed result.`,
+      `Shorten the message to what the model needs (at most ${MAX_FAILURE_TEXT_LENGTH} characters).`,
+    );
+  }
+}
+
+/** A decision as the error quotes it: JSON, bounded, never throwing. */
+function shown(given: unknown): string {
+  try {
+    // JSON.stringify returns undefined for undefined and functions, whatever its type says.
+    const text: unknown = JSON.stringify(given);
+    return boundText(typeof text === 'string' ? text : 'undefined', 200);
+  } catch (error) {
+    return `a value that is not JSON (${describeThrown(error)})`;
+  }
 }

@@ -47,9 +47,12 @@ export interface SavedToolCall {
  * instances and no secrets (no API keys, no resources), only the conversation
  * the provider already saw, the calls waiting for a person, the turns and
  * usage so far, and what identifies the prompt (its tools' contract hash), the
- * provider and the session (its id and version). `integrity` is a SHA-256
- * digest of the rest, or an HMAC with the runtime's `stateSecret`: an altered
- * state is refused. Read `pending` to show the approver what waits.
+ * provider and the session (its id and version). `integrity` is an
+ * HMAC-SHA-256 of the rest with the runtime's `stateSecret`, so whoever holds
+ * the state cannot change it (a plain SHA-256 digest only with
+ * `unsignedStates: 'accept-forgeable'`): an altered state is refused, and so
+ * is one whose remaining calls are not the pending ones the approver saw.
+ * Read `pending` to show the approver what waits.
  */
 export interface EvaluationState {
   /** Always `affordance.evaluation-state`. */
@@ -96,6 +99,6 @@ export interface EvaluationState {
   readonly pending: readonly PendingToolCall[];
   /** Decisions already given for calls in `remaining` (an earlier resume). */
   readonly decided: readonly ApprovalDecision[];
-  /** Digest of everything above. */
+  /** Signature (or, accepting forgeable states, plain digest) of everything above. */
   readonly integrity: { readonly algorithm: 'sha256' | 'hmac-sha256'; readonly digest: string };
 }

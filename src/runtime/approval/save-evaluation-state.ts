@@ -1,13 +1,10 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 import type { Clock } from '../../core/clock.js';
 import { describeThrown } from '../../core/errors/describe-thrown.js';
 import { EvaluationStateError } from '../../core/errors/evaluation-state-error.js';
-import {
-  canonicalJson,
-  sha256,
-  toolContractHash,
-} from '../../prompt/overrides/prompt-descriptor.js';
+import { nestsDeeperThan } from '../../core/nests-deeper-than.js';
+import { sha256, toolContractHash } from '../../prompt/overrides/prompt-descriptor.js';
 import type { RenderedPrompt } from '../../prompt/rendered-prompt.js';
 import type { ConversationMessage, ToolChoice } from '../../provider/conversation.js';
 import type { ProviderAdapter } from '../../provider/provider-adapter.js';
@@ -20,6 +17,15 @@ import {
   type EvaluationState,
   type SavedMessage,
 } from './evaluation-state.js';
+import type { StateSigner } from './state-signer.js';
+
+/**
+ * The most levels of objects and arrays a saved state may nest (its own
+ * layout takes about 6, the rest is the conversation's and the calls' JSON):
+ * a deeper state is neither saved nor resumed, so checking one never
+ * overflows the call stack. @internal
+ */
+export const MAX_STATE_DEPTH = 1_000;
 
 /** What a paused evaluation hands over to be saved. @internal */
 export interface PauseInput {
@@ -32,8 +38,8 @@ export interface PauseInput {
   readonly maxTurns: number;
   readonly elapsedMs: number;
   readonly clock: Clock;
-  /** The runtime's `stateSecret`: the state is signed with it when given. */
-  readonly secret: string | undefined;
+  /** Signs the state with the runtime's `stateSecret` (README, "Approval"). */
+  readonly signer: StateSigner;
 }
 
 /** The saved state of an evaluation that paused for approval. @internal */
@@ -93,7 +99,30 @@ export function saveEvaluationState(input: PauseInput): EvaluationState {
       ...(decision.message === undefined ? {} : { message: decision.message }),
     })),
   };
-  return Object.assign(body, { integrity: integrityOf(body, input.secret) });
+  return Object.assign(body, { integrity: integrityOf(body, input) });
+}
+
+/**
+ * The signature of a state's body; refuses a body nested deeper than
+ * {@link MAX_STATE_DEPTH}, which no resume would accept.
+ */
+function integrityOf(
+  body: Omit<EvaluationState, 'integrity'>,
+  input: PauseInput,
+): EvaluationState['integrity'] {
+  const { scope } = input;
+  const subject =
+    input.paused.pending.length > 0
+      ? `Pausing evaluation ${scope.evaluationId} of ${scope.prompt.label} for approval`
+      : `Saving the checkpoint of evaluation ${scope.evaluationId} of ${scope.prompt.label}`;
+  if (nestsDeeperThan(body, MAX_STATE_DEPTH)) {
+    throw new EvaluationStateError({
+      subject,
+      problem: `the state would nest deeper than ${MAX_STATE_DEPTH} levels (a call's arguments, a provider item or a result value nests that deep), and no runtime resumes such a state.`,
+      fix: 'Keep tool arguments, provider items and result values less deeply nested.',
+    });
+  }
+  return input.signer.sign(body, subject);
 }
 
 /**
@@ -106,19 +135,6 @@ export function promptContractHash(rendered: RenderedPrompt): string {
     .sort()
     .join('\n');
   return sha256(tools);
-}
-
-/** The digest of a state's body: an HMAC with `secret`, else plain SHA-256. @internal */
-export function integrityOf(
-  body: Omit<EvaluationState, 'integrity'>,
-  secret: string | undefined,
-): EvaluationState['integrity'] {
-  const text = canonicalJson(body);
-  if (secret === undefined) return { algorithm: 'sha256', digest: sha256(text) };
-  return {
-    algorithm: 'hmac-sha256',
-    digest: createHmac('sha256', secret).update(text, 'utf8').digest('hex'),
-  };
 }
 
 /** How a state names the adapter that answered (its provider name, e.g. `openai`). @internal */
