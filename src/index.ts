@@ -244,14 +244,12 @@ export { dump, type JsonValue } from './schema/dump.js';
 export { appendAll } from './session/append-all.js';
 export type { Reducer as SliceReducer, ReducerContext } from './session/reducer.js';
 export { replaceLatest } from './session/replace-latest.js';
-export {
-  Session,
-  type CloneOptions,
-  type InstallOptions,
-  type RestoreOptions,
-  type SessionOptions,
-  type SessionTransactionOptions,
-} from './session/session.js';
+export { Session, type CloneOptions, type SessionOptions } from './session/session.js';
+export type {
+  InstallOptions,
+  RestoreOptions,
+  SessionTransactionOptions,
+} from './session/session-options.js';
 export type { SessionSnapshot } from './session/session-snapshot.js';
 export { SliceAccessor, type RegisterOptions } from './session/slice-accessor.js';
 export {

@@ -15,10 +15,19 @@ export interface DurableSessionInit {
   readonly store: SessionStore;
   readonly codec: SessionCodec;
   readonly version: number;
+  /** The stored records, {@link SESSION_VERSION_RECORD} included when it is stored. */
   readonly records: Readonly<Record<string, JsonValue>>;
   /** The slices filled from the store (the others are not stored yet). */
   readonly storedTypes: ReadonlySet<SliceType>;
 }
+
+/**
+ * The record under which a commit stores `Session.version` (the live
+ * session's change count), so that a session loaded from the store continues
+ * from it and a paused evaluation's saved state resumes against the loaded
+ * copy in another process. Not listed in `DurableSession.records`. @internal
+ */
+export const SESSION_VERSION_RECORD = 'affordance:session-version';
 
 /**
  * A session loaded from a `SessionStore` (by `SessionPersistence.open`): use
@@ -35,6 +44,8 @@ export class DurableSession {
   readonly #codec: SessionCodec;
   #version: number;
   #records: Readonly<Record<string, JsonValue>>;
+  /** The `Session.version` the store holds (under {@link SESSION_VERSION_RECORD}). */
+  #sessionVersion: number | undefined;
   /** What the store holds, per slice: the values (compared by identity) and the policy. */
   #stored = new Map<SliceType, { values: readonly object[]; policy: StoredSlicePolicy }>();
 
@@ -44,7 +55,12 @@ export class DurableSession {
     this.#store = init.store;
     this.#codec = init.codec;
     this.#version = init.version;
-    this.#records = init.records;
+    const { [SESSION_VERSION_RECORD]: sessionVersion, ...records } = init.records;
+    this.#records = records;
+    if (typeof sessionVersion === 'number' && Number.isSafeInteger(sessionVersion)) {
+      this.#sessionVersion = sessionVersion;
+      this.session.continueVersion(sessionVersion);
+    }
     this.#stored = new Map([...this.#current()].filter(([type]) => init.storedTypes.has(type)));
   }
 
@@ -98,8 +114,17 @@ export class DurableSession {
       if (!current.has(type)) replace.push(this.#encode(type, [], 0, 'state'));
     }
     const records = options.records ?? {};
-    if (append.length === 0 && replace.length === 0 && Object.keys(records).length === 0)
-      return this.#version;
+    if (Object.hasOwn(records, SESSION_VERSION_RECORD)) {
+      throw new ConfigurationError({
+        subject: `Session ${this.sessionId}, record ${SESSION_VERSION_RECORD}`,
+        problem: 'is written by DurableSession.commit itself.',
+        fix: 'Store your value under another record name.',
+      });
+    }
+    const sessionVersion = this.session.version;
+    const versionMoved = sessionVersion !== this.#sessionVersion;
+    const write = append.length > 0 || replace.length > 0 || Object.keys(records).length > 0;
+    if (!write && !versionMoved) return this.#version;
     const change: SessionChange = {
       sessionId: this.sessionId,
       expectedVersion: this.#version,
@@ -107,12 +132,13 @@ export class DurableSession {
       tags: userTags(this.session),
       append,
       replace,
-      records,
+      records: versionMoved ? { ...records, [SESSION_VERSION_RECORD]: sessionVersion } : records,
     };
     const version = await this.#store.commit(change);
     this.#version = version;
     this.#stored = current;
     this.#records = withRecords(this.#records, records);
+    this.#sessionVersion = sessionVersion;
     return version;
   }
 

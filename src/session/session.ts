@@ -20,13 +20,19 @@ import type { SessionView, SliceView } from './slice-view.js';
 import { freezeStored, sessionTraitsOf } from './session-event-traits.js';
 import { SessionSnapshot, type SnapshotEntry } from './session-snapshot.js';
 import { stateReducers } from './state-reducers.js';
-import { transaction, type TransactionOptions } from './transaction.js';
+import { transaction } from './transaction.js';
+import type {
+  InstallOptions,
+  RestoreOptions,
+  SessionTransactionOptions,
+} from './session-options.js';
+import { checkCreatedAt, checkSessionId, checkSliceType } from './check-session-arguments.js';
 import { describeValue } from '../core/describe-value.js';
 import { checkTags } from './check-tags.js';
 
 /** Options of the {@link Session} constructor. */
 export interface SessionOptions {
-  /** Receives every event after the reducers; a new {@link InProcessDispatcher} by default. */
+  /** Receives every event after the reducers; a new `InProcessDispatcher` by default. */
   readonly dispatcher?: Dispatcher;
   /** The session this one was started from (e.g. by a sub-agent). */
   readonly parent?: Session | undefined;
@@ -38,24 +44,6 @@ export interface SessionOptions {
   readonly tags?: Readonly<Record<string, string>>;
   /** Source of time for `createdAt` and snapshots. */
   readonly clock?: Clock;
-}
-
-/** Options of {@link Session.install}. */
-export interface InstallOptions<T> {
-  /** Builds the state to reduce from while the slice is empty. It does not seed the slice. */
-  readonly initial?: () => T;
-}
-
-/** Options of {@link Session.restore}. */
-export interface RestoreOptions {
-  /** Keep LOG slices as they are (default `true`); `false` rolls them back too. */
-  readonly preserveLogs?: boolean;
-}
-
-/** Options of {@link Session.transaction}. */
-export interface SessionTransactionOptions<R> extends TransactionOptions<R> {
-  /** Other state rolled back together with the session, e.g. a filesystem or resource context. */
-  readonly include?: readonly Snapshotable[];
 }
 
 /** Options of {@link Session.clone}. */
@@ -101,23 +89,8 @@ export class Session implements Snapshotable<SessionSnapshot> {
 
   constructor(options: SessionOptions = {}) {
     this.#clock = options.clock ?? systemClock;
-    this.sessionId = options.sessionId ?? randomId();
-    if (typeof this.sessionId !== 'string' || this.sessionId === '') {
-      throw new ConfigurationError({
-        subject: 'Session.sessionId',
-        problem: 'must be a non-empty string.',
-        fix: 'Leave sessionId out to get a random UUID.',
-      });
-    }
-    const createdAt = options.createdAt ?? new Date(this.#clock.now());
-    if (!(createdAt instanceof Date) || Number.isNaN(createdAt.getTime())) {
-      throw new ConfigurationError({
-        subject: 'Session.createdAt',
-        problem: 'must be a valid Date.',
-        fix: 'Pass a valid Date, or leave createdAt out to use the current time.',
-      });
-    }
-    this.createdAt = new Date(createdAt.getTime());
+    this.sessionId = checkSessionId(options.sessionId ?? randomId());
+    this.createdAt = checkCreatedAt(options.createdAt ?? new Date(this.#clock.now()));
     if (options.parent !== undefined && !(options.parent instanceof Session)) {
       throw new ConfigurationError({
         subject: 'Session.parent',
@@ -175,6 +148,16 @@ export class Session implements Snapshotable<SessionSnapshot> {
    */
   get version(): number {
     return this.#store.changes;
+  }
+
+  /**
+   * Makes {@link version} continue from `version`: `SessionPersistence.open`
+   * calls it on a session it loaded, with the version the stored copy had
+   * when it was committed, so a state saved before the commit resumes against
+   * the loaded copy (and a copy that moved on reads as stale). @internal
+   */
+  continueVersion(version: number): void {
+    this.#store.changes = version;
   }
 
   /** Slice types that currently hold values. */
@@ -386,14 +369,4 @@ export class Session implements Snapshotable<SessionSnapshot> {
 /** What `assertCallOpen` says a refused write to `session` was. */
 function describeWrite(session: Session): string {
   return `a write to session ${session.sessionId}`;
-}
-
-function checkSliceType(type: unknown, subject: string): void {
-  if (typeof type !== 'function') {
-    throw new ConfigurationError({
-      subject,
-      problem: `expected a class, got ${describeValue(type)}.`,
-      fix: 'Slices are keyed by class: pass the class itself, e.g. session.slice(Plan).',
-    });
-  }
 }

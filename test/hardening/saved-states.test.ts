@@ -17,6 +17,7 @@ import {
   ToolDefinition,
   ToolResult,
 } from 'affordance';
+import { InMemorySessionStore, SessionCodec, SessionPersistence } from 'affordance/durable';
 import { createTestRuntime, ScriptedAdapter } from 'affordance/testing';
 
 import { catchRejection } from '../support/catch-error.js';
@@ -311,5 +312,40 @@ describe('Resuming in a second process says which session is wrong', () => {
     expect(error.fix).toContain('affordance/durable');
     expect(error.fix).toContain('same Session instance');
     expect(ran).toEqual([]);
+  });
+
+  it('resumes from the session persisted with affordance/durable and opened anew, once', async () => {
+    const ran: string[] = [];
+    const prompt = refundsDesk(ran);
+    const store = new InMemorySessionStore();
+    const persistence = () =>
+      new SessionPersistence({ store, codec: new SessionCodec({ classes: [RefundParams] }) });
+    const first = await persistence().open('desk-1');
+    const saved = await pause(prompt, first.session);
+    await first.commit();
+
+    // The second process opens the stored session: another Session object, loaded from the store.
+    const { runtime } = createTestRuntime();
+    const second = await persistence().open('desk-1');
+    expect(second.session).not.toBe(first.session);
+    const response = await runtime.resume(prompt, JSON.parse(saved) as EvaluationState, approve, {
+      adapter: answer(),
+      session: second.session,
+    });
+    expect(response.status).toBe('completed');
+    expect(response.text).toBe('Refunded.');
+    expect(ran).toEqual(['refund A-1 10']);
+    await second.commit();
+
+    // Opened once more after that resume was committed, the session has moved on: the same state is stale.
+    const third = await persistence().open('desk-1');
+    const error = await refused(() =>
+      runtime.resume(prompt, JSON.parse(saved) as EvaluationState, approve, {
+        adapter: answer(),
+        session: third.session,
+      }),
+    );
+    expect(error.problem).toContain('stale');
+    expect(ran).toEqual(['refund A-1 10']);
   });
 });

@@ -164,7 +164,7 @@ function checkSession(
   if (sameVersion && session.version < saved.version) {
     throw refuse(
       `session ${saved.sessionId} is at version ${session.version}, and the evaluation paused at version ${saved.version}: this is not the session the evaluation paused in, but a new, empty session or a stale copy with the same id (e.g. made anew in another process).`,
-      'Pass the same Session instance the evaluation paused in (response.interruption.session), e.g. kept in this process by its id until the person decides; to resume in another process, run the evaluation as a job (affordance/bullmq, EvaluationQueue.resume), whose session persists with affordance/durable.',
+      'Pass the same Session instance the evaluation paused in (response.interruption.session), e.g. kept in this process by its id until the person decides; to resume in another process, persist the session with affordance/durable (commit the DurableSession after the pause, SessionPersistence.open it where you resume and pass its session), or run the evaluation as a job (affordance/bullmq, EvaluationQueue.resume).',
     );
   }
   if (sameVersion && session.version !== saved.version) {
