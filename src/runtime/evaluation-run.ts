@@ -19,7 +19,7 @@ import { evaluationEventFields } from './events/event-fields.js';
 import { recordPromptExecuted } from './record-prompt-executed.js';
 import { PromptRendered } from './events/prompt-rendered.js';
 import type { EvaluateOptions } from './evaluate-options.js';
-import { streamTurn } from './stream-turn.js';
+import { sendOutcomes, streamTurn } from './stream-turn.js';
 import type { PartSink } from './evaluation-stream.js';
 import type { CompletedResponse, InterruptedResponse, PromptResponse } from './prompt-response.js';
 import type { ApprovalDecision } from './approval/approval-decision.js';
@@ -249,17 +249,8 @@ export class EvaluationRun<O> {
       usage: this.#usage,
       observer: this.#observer,
       checkpoint: this.#options.checkpoint,
-      onOutcome:
-        sink === undefined
-          ? undefined
-          : (outcome) => {
-              sink.sendNow({
-                type: 'tool-call-end',
-                turn,
-                event: outcome.event,
-                message: outcome.message,
-              });
-            },
+      onOutcome: sink === undefined ? undefined : sendOutcomes(sink, turn),
+      room: sink?.room,
     });
     return executed.then((done) => this.#addResults(done));
   }

@@ -35,11 +35,30 @@ export class PartChannel<T> {
   }
 
   async #pushWhenRoom(item: T): Promise<void> {
+    await this.#whenRoom();
+    this.pushNow(item);
+  }
+
+  /**
+   * How many more items fit before the buffer is full: a number (at least 1)
+   * when some do, else a promise of that number once the consumer has read
+   * enough (at once after `discard()`, with the whole capacity: nothing waits
+   * for a consumer that left).
+   */
+  room(): number | Promise<number> {
+    const free = this.#free();
+    return free > 0 ? free : this.#whenRoom().then(() => this.#free());
+  }
+
+  #free(): number {
+    return this.#discarding ? this.#capacity : this.#capacity - this.#items.length;
+  }
+
+  async #whenRoom(): Promise<void> {
     while (this.#items.length >= this.#capacity) {
       if (this.#discarding) return;
       await new Promise<void>((resolve) => this.#writers.push(resolve));
     }
-    this.pushNow(item);
   }
 
   /** Adds `item` without waiting for room. */
@@ -67,7 +86,8 @@ export class PartChannel<T> {
   poll(): { readonly item: T } | undefined {
     if (this.#items.length === 0) return undefined;
     const item = this.#items.shift() as T;
-    this.#writers.shift()?.();
+    // Every waiting producer looks again: one that only waited for room (`room()`) takes none.
+    if (this.#writers.length > 0) for (const writer of this.#writers.splice(0)) writer();
     return { item };
   }
 

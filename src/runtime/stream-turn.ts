@@ -4,6 +4,7 @@ import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderStreamPart } from '../provider/provider-stream-part.js';
 import type { EvaluationStreamPart } from './evaluation-stream-part.js';
 import type { PartSink } from './evaluation-stream.js';
+import type { ToolCallOutcome } from './tool-call-outcome.js';
 
 /**
  * Streams one request of a streamed evaluation: `turn-start`, then the
@@ -47,4 +48,11 @@ function streamPartOf(
     case 'tool-arguments-delta':
       return { type: part.type, turn, callId: part.callId, delta: part.delta };
   }
+}
+
+/** Sends each recorded call of turn `turn` as a `tool-call-end` part (without waiting: the call already ran). @internal */
+export function sendOutcomes(sink: PartSink, turn: number): (outcome: ToolCallOutcome) => void {
+  return (outcome) => {
+    sink.sendNow({ type: 'tool-call-end', turn, event: outcome.event, message: outcome.message });
+  };
 }
