@@ -35,27 +35,30 @@ export class PartChannel<T> {
   }
 
   async #pushWhenRoom(item: T): Promise<void> {
-    await this.#whenRoom();
+    await this.#whenRoom(this.#capacity - 1);
     this.pushNow(item);
   }
 
   /**
    * How many more items fit before the buffer is full: a number (at least 1)
    * when some do, else a promise of that number once the consumer has read
-   * enough (at once after `discard()`, with the whole capacity: nothing waits
-   * for a consumer that left).
+   * enough. With `empty`, only once every item was read (the whole capacity).
+   * At once after `discard()`, with the whole capacity: nothing waits for a
+   * consumer that left.
    */
-  room(): number | Promise<number> {
+  room(empty = false): number | Promise<number> {
     const free = this.#free();
-    return free > 0 ? free : this.#whenRoom().then(() => this.#free());
+    const enough = empty ? free === this.#capacity : free > 0;
+    return enough ? free : this.#whenRoom(empty ? 0 : this.#capacity - 1).then(() => this.#free());
   }
 
   #free(): number {
     return this.#discarding ? this.#capacity : this.#capacity - this.#items.length;
   }
 
-  async #whenRoom(): Promise<void> {
-    while (this.#items.length >= this.#capacity) {
+  /** Resolves once at most `most` items are unread (or the channel is discarded). */
+  async #whenRoom(most: number): Promise<void> {
+    while (this.#items.length > most) {
       if (this.#discarding) return;
       await new Promise<void>((resolve) => this.#writers.push(resolve));
     }

@@ -39,9 +39,11 @@ export interface ExecuteOptions {
   /**
    * How many more calls may start before someone reads what the earlier ones
    * sent (a streamed evaluation: `PartSink.room`): a number of at least 1, or
-   * a promise of one, awaited before each batch, which it also caps.
+   * a promise of one, awaited before each batch, which it also caps. Asked
+   * with `first` for the turn's first batch (the stream's reader must have
+   * read everything before it).
    */
-  readonly room?: (() => number | Promise<number>) | undefined;
+  readonly room?: ((first: boolean) => number | Promise<number>) | undefined;
 }
 
 /** Where a turn's calls stopped to wait for a person. */
@@ -97,7 +99,7 @@ export class ToolExecutor {
       calls.length !== 1 ||
       options.observer !== undefined ||
       options.checkpoint !== undefined ||
-      (options.room !== undefined && typeof options.room() !== 'number')
+      (options.room !== undefined && typeof options.room(true) !== 'number')
     ) {
       return this.#execute(scope, calls, options, undefined);
     }
@@ -134,7 +136,7 @@ export class ToolExecutor {
     while (index < calls.length) {
       const start = index;
       // A streamed evaluation starts no call while its reader's buffer is full (README, "Guarantees").
-      const room = options.room?.();
+      const room = options.room?.(start === 0);
       const most = room === undefined ? calls.length : typeof room === 'number' ? room : await room;
       const batch = this.#nextBatch(scope, calls, index, most);
       index += batch.length;

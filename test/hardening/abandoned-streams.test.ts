@@ -6,7 +6,7 @@ import {
   ToolInvoked,
   ToolResult,
 } from 'affordance';
-import { createTestRuntime, type ScriptedTurn } from 'affordance/testing';
+import { createTestRuntime, ScriptedAdapter, type ScriptedTurn } from 'affordance/testing';
 
 import { settle } from '../support/conversation.js';
 import { Note, workPrompt } from './work-prompt.js';
@@ -86,6 +86,22 @@ describe('A stream whose reader stops reading (without return() or cancel())', (
         .map((note) => note.text),
     ).toEqual(recorded.map((event) => event.callId));
     expect(ran.count).toBe(BUFFERED_PARTS);
+  });
+
+  it("runs none of a turn's calls for 100 readers that left before reading the turn", async () => {
+    const ran = { count: 0 };
+    const { runtime } = createTestRuntime();
+    const prompt = workPrompt('abandoned-early', [noteTool(ran)]);
+    for (let reader = 0; reader < 100; reader += 1) {
+      const adapter = new ScriptedAdapter([
+        { toolCalls: [1, 2, 3].map(() => ({ name: 'note', arguments: {} })) },
+        { text: 'Noted.' },
+      ]);
+      // Each reader reads the first part (turn-start) and goes away without return() or cancel().
+      await runtime.stream(prompt, { adapter })[Symbol.asyncIterator]().next();
+    }
+    // Before: 300 calls ran, 3 per stream, for nobody.
+    expect(await untilStill(() => ran.count)).toBe(0);
   });
 
   it('runs every call for a reader that reads on, however slowly', async () => {
