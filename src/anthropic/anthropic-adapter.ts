@@ -4,6 +4,7 @@ import { inject, injectable, optional } from 'inversify';
 
 import { NativeTool, PromptValidationError, type ToolDefinition } from '../index.js';
 import {
+  checkAnswerSize,
   providerCapabilities,
   ProviderAdapter,
   type ProviderCapabilities,
@@ -151,12 +152,14 @@ export class AnthropicAdapter extends ProviderAdapter {
     let body = plan.body;
     let merged: unknown;
     for (let pauses = 0; ; pauses++) {
-      const message = await this.#send(body, context);
+      const message = await this.#send(body, context, request.maxAnswerChars);
       merged = mergeMessages(merged, message);
       if (!isPaused(message) || pauses >= this.#maxPauses) break;
       body = continuedBody(plan.body, merged);
     }
-    return readMessagesTurn(merged, this.#turnContext(request, plan));
+    const turn = readMessagesTurn(merged, this.#turnContext(request, plan));
+    checkAnswerSize(turn, request);
+    return turn;
   }
 
   /**
@@ -175,7 +178,7 @@ export class AnthropicAdapter extends ProviderAdapter {
     yield* streamMessages(this.#client, plan.body, {
       send,
       requestOptions: (signal) => this.#attemptOptions(signal),
-      readJson: (response) => this.#readJson(response, send.prompt),
+      readJson: (response) => this.#readJson(response, send.prompt, request.maxAnswerChars),
       turn: this.#turnContext(request, plan),
       maxPauses: this.#maxPauses,
     });
@@ -185,21 +188,30 @@ export class AnthropicAdapter extends ProviderAdapter {
     return this.#options.maxPauseContinuations ?? defaultMaxPauses;
   }
 
-  /** One request, retried: the message JSON. */
-  #send(body: MessageCreateParamsNonStreaming, context: RetryContext): Promise<unknown> {
+  /** One request, retried: the message JSON (a body longer than `maxAnswerChars` allows is refused). */
+  #send(
+    body: MessageCreateParamsNonStreaming,
+    context: RetryContext,
+    maxAnswerChars: number | undefined,
+  ): Promise<unknown> {
     return sendWithRetries(
       () =>
         withChildSignal(context.signal, async (signal) =>
           this.#readJson(
             await this.#client.messages.create(body, this.#attemptOptions(signal)).asResponse(),
             context.prompt,
+            maxAnswerChars,
           ),
         ),
       context,
     );
   }
 
-  #readJson(response: Response, prompt: string): Promise<unknown> {
+  #readJson(
+    response: Response,
+    prompt: string,
+    maxAnswerChars: number | undefined,
+  ): Promise<unknown> {
     return readJsonBody(response, {
       prompt,
       provider: 'Anthropic',
@@ -210,6 +222,7 @@ export class AnthropicAdapter extends ProviderAdapter {
       fix:
         'Fix: set the client baseURL (or ANTHROPIC_BASE_URL) to the API root that serves ' +
         '/v1/messages, e.g. https://api.anthropic.com (without /v1).',
+      maxAnswerChars,
     });
   }
 

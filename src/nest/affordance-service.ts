@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Observable } from 'rxjs';
 
 import {
   AffordanceRuntime,
@@ -6,6 +7,7 @@ import {
   ConfigurationError,
   type EvaluationState,
   type EvaluationStream,
+  type EvaluationStreamPart,
   type Prompt,
   type PromptResponse,
   type ToolCallOutcome,
@@ -17,6 +19,7 @@ import { bindStreamReads } from './bind-stream-reads.js';
 import { explainUnprovidedSections } from './explain-unprovided-sections.js';
 import type { NestCallToolOptions, NestEvaluateOptions } from './nest-evaluate-options.js';
 import { NestSectionBridge } from './nest-section-bridge.js';
+import { observeStream } from './observe-stream.js';
 
 /**
  * Evaluates prompts from a Nest application: inject it in a controller and
@@ -149,17 +152,39 @@ export class AffordanceService implements OnApplicationBootstrap {
    * @throws ConfigurationError at once, before any part, when the application
    * is not initialised or a section of `prompt` cannot be resolved.
    *
-   * @example
-   * \@Sse('chat') chat(@Req() request: Request, @Query() query: ChatQuery) {
-   *   const stream = this.affordance.stream(chatPrompt, { request, input: query.message });
-   *   // map each part to a MessageEvent; on unsubscribe call stream.cancel()
-   * }
+   * For a server-sent events endpoint, {@link AffordanceService.observe} gives
+   * the same parts as an Observable that cancels on unsubscribe.
    */
   stream<O>(prompt: Prompt<O>, options: NestEvaluateOptions = {}): EvaluationStream<O> {
     this.prepare(prompt);
     const { request, contextId, ...evaluateOptions } = options;
     const held = this.#bridge.hold(this.#bridge.contextFor(request, contextId));
     return bindStreamReads(this.runtime.stream(prompt, evaluateOptions), held.enter, held.release);
+  }
+
+  /**
+   * Streams the evaluation of `prompt` as {@link AffordanceService.stream}
+   * does, as a cold Observable of its parts, for an `@Sse()` endpoint: each
+   * subscription runs its own evaluation, and unsubscribing before the end
+   * cancels it, as `stream.cancel()` would (Nest unsubscribes when the client
+   * disconnects), so an evaluation nobody listens to stops without the
+   * application doing anything. Map each part to plain JSON before sending it.
+   * @throws ConfigurationError at once, before any subscription, when the
+   * application is not initialised or a section of `prompt` cannot be resolved.
+   *
+   * @example
+   * \@Sse('chat') chat(@Req() request: Request, @Query() query: ChatQuery): Observable<MessageEvent> {
+   *   return this.affordance
+   *     .observe(chatPrompt, { request, input: query.message })
+   *     .pipe(map((part) => ({ data: toJson(part) })));
+   * }
+   */
+  observe<O>(
+    prompt: Prompt<O>,
+    options: NestEvaluateOptions = {},
+  ): Observable<EvaluationStreamPart<O>> {
+    this.prepare(prompt);
+    return observeStream(() => this.stream(prompt, options));
   }
 
   /**

@@ -18,6 +18,7 @@ import {
   type RetryContext,
   SecretRedactor,
   sendWithRetries,
+  checkAnswerSize,
   type ToolSpec,
   toolSpecOf,
   withChildSignal,
@@ -170,6 +171,7 @@ export class OpenAIAdapter extends ProviderAdapter {
     const context = this.#sendContext(request);
     const prompt = context.prompt;
     const maxOutputTokens = this.#options.modelSettings?.maxOutputTokens;
+    const maxAnswerChars = request.maxAnswerChars;
     if (this.api === 'chat') {
       const { body, strictOutput } = buildChatRequest(request, this.#options, prompt);
       return await sendWithRetries(async () => {
@@ -178,15 +180,23 @@ export class OpenAIAdapter extends ProviderAdapter {
             await this.#client.chat.completions
               .create(body, this.#attemptOptions(signal))
               .asResponse(),
-            { prompt, api: context.api, baseURL: this.#client.baseURL, path: '/chat/completions' },
+            {
+              prompt,
+              api: context.api,
+              baseURL: this.#client.baseURL,
+              path: '/chat/completions',
+              maxAnswerChars,
+            },
           ),
         );
-        return readChatTurn(completion, {
+        const turn = readChatTurn(completion, {
           prompt,
           output: request.output,
           strictOutput,
           maxOutputTokens,
         });
+        checkAnswerSize(turn, request);
+        return turn;
       }, context);
     }
     const { body, strictOutput } = buildResponsesRequest(request, this.#options, prompt);
@@ -194,16 +204,24 @@ export class OpenAIAdapter extends ProviderAdapter {
       const response = await withChildSignal(request.signal, async (signal) =>
         readOpenAIJson(
           await this.#client.responses.create(body, this.#attemptOptions(signal)).asResponse(),
-          { prompt, api: context.api, baseURL: this.#client.baseURL, path: '/responses' },
+          {
+            prompt,
+            api: context.api,
+            baseURL: this.#client.baseURL,
+            path: '/responses',
+            maxAnswerChars,
+          },
         ),
       );
-      return readResponsesTurn(response, {
+      const turn = readResponsesTurn(response, {
         prompt,
         tools: request.tools.map((spec) => spec.tool),
         output: request.output,
         strictOutput,
         maxOutputTokens,
       });
+      checkAnswerSize(turn, request);
+      return turn;
     }, context);
   }
 
@@ -223,16 +241,17 @@ export class OpenAIAdapter extends ProviderAdapter {
     const prompt = send.prompt;
     const requestOptions = (signal: AbortSignal): AttemptOptions => this.#attemptOptions(signal);
     const maxOutputTokens = this.#options.modelSettings?.maxOutputTokens;
+    const maxAnswerChars = request.maxAnswerChars;
     if (this.api === 'chat') {
       const { body, strictOutput } = buildChatRequest(request, this.#options, prompt);
       const turn = { prompt, output: request.output, strictOutput, maxOutputTokens };
-      yield* streamChat(this.#client, body, { send, requestOptions, turn });
+      yield* streamChat(this.#client, body, { send, requestOptions, turn, maxAnswerChars });
       return;
     }
     const { body, strictOutput } = buildResponsesRequest(request, this.#options, prompt);
     const tools = request.tools.map((spec) => spec.tool);
     const turn = { prompt, tools, output: request.output, strictOutput, maxOutputTokens };
-    yield* streamResponses(this.#client, body, { send, requestOptions, turn });
+    yield* streamResponses(this.#client, body, { send, requestOptions, turn, maxAnswerChars });
   }
 
   /** Retries, deadline, cancellation and redaction of one request. */

@@ -18,6 +18,14 @@ export type {
   ProviderTurn,
   ToolChoice,
 } from './conversation.js';
+export {
+  AnswerMeter,
+  answerBodyBytes,
+  answerChars,
+  answerTooLarge,
+  checkAnswerSize,
+  DEFAULT_MAX_ANSWER_CHARS,
+} from './answer-limit.js';
 export { functionToolSchema, type FunctionToolSchema } from './function-tool-schema.js';
 export { ProviderAdapter } from './provider-adapter.js';
 export {

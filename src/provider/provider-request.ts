@@ -60,4 +60,12 @@ export interface ProviderRequest {
   readonly deadline: RequestDeadline | undefined;
   /** The runtime's source of time, for retry delays. */
   readonly clock: Clock;
+  /**
+   * The most characters of text, reasoning and tool-call arguments the answer
+   * may carry (`maxAnswerChars`; the runtime sets it on every request). An
+   * adapter stops reading an answer that passes it and throws `answerTooLarge`'s
+   * error: `readJsonBody` and `checkAnswerSize` do it for a whole answer; the
+   * runtime counts a stream's deltas and stops the stream itself.
+   */
+  readonly maxAnswerChars?: number | undefined;
 }

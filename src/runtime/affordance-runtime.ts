@@ -1,11 +1,10 @@
-import { randomId } from '../core/random-id.js';
 import type { Container, ServiceIdentifier } from 'inversify';
 
 import { type Clock, systemClock } from '../core/clock.js';
 import { type ProviderAdapter } from '../provider/provider-adapter.js';
 import { boundAdapter } from './bound-adapter.js';
 import type { CallToolOptions, ToolCallRequest } from './call-tool-request.js';
-import { adapterForCall, onProgressOf, runToolCall } from './call-tool.js';
+import { adapterForCall, runToolCall } from './call-tool.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 import { nestedPauseError } from './nested-pause-error.js';
 import { Prompt } from '../prompt/prompt.js';
@@ -27,15 +26,15 @@ import type { RuntimeOptions } from './runtime-options.js';
 import { assertScopesReached } from './scope/assert-scopes.js';
 import type { ScopedServiceIds } from './scope/check-scopes.js';
 import { type DirectConstruction, DirectConstructions } from './scope/direct-construction.js';
-import { EvaluationScope } from './scope/evaluation-scope.js';
-import { followSignals } from './scope/follow-signals.js';
-import { renderForScope } from './scope/render-for-scope.js';
+import type { EvaluationScope } from './scope/evaluation-scope.js';
 import { EvaluationId, ToolCallId, ToolCallSignal } from './scope/tokens.js';
 import type {} from './tool-context-members.js';
 import { ToolExecutor } from './tool-executor.js';
-import { checkNotExpired, checkSeam, positiveInteger } from './runtime-checks.js';
+import { DEFAULT_MAX_ANSWER_CHARS } from '../provider/answer-limit.js';
+import { answerLimit, checkNotExpired, checkSeam, positiveInteger } from './runtime-checks.js';
 import { StateSigner } from './approval/state-signer.js';
-import { alreadyResuming, openResume, savedBudget } from './approval/open-resume.js';
+import { alreadyResuming, openResume } from './approval/open-resume.js';
+import { openEvaluationScope, type ScopeSource } from './open-evaluation-scope.js';
 import { evaluationStart } from './telemetry/evaluation-start.js';
 import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
 
@@ -60,6 +59,8 @@ export class AffordanceRuntime {
   readonly container: Container;
   /** The most provider requests per evaluation. */
   readonly maxTurns: number;
+  /** The most characters of one provider answer (`RuntimeOptions.maxAnswerChars`). */
+  readonly maxAnswerChars: number;
   /** Source of time. */
   readonly clock: Clock;
   readonly #executor: ToolExecutor;
@@ -71,15 +72,24 @@ export class AffordanceRuntime {
   /** Ids of the saved states being resumed now: a second resume of one waits for no one, it is refused. */
   readonly #resuming = new Set<string>();
   readonly #telemetry: RuntimeTelemetry | undefined;
+  readonly #scopes: ScopeSource;
 
   constructor(container: Container, options: RuntimeOptions = {}) {
     this.container = container;
     this.#direct = new DirectConstructions(container, scopedServiceIds);
     this.maxTurns = positiveInteger(options.maxTurns ?? DEFAULT_MAX_TURNS, 'maxTurns');
+    this.maxAnswerChars = answerLimit(options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS);
     this.clock = options.clock ?? systemClock;
     this.#resources = options.resources ?? new ResourceRegistry();
     this.#signer = new StateSigner(options);
     this.#telemetry = options.telemetry;
+    this.#scopes = {
+      container,
+      clock: this.clock,
+      resources: this.#resources,
+      direct: this.#direct,
+      nested: (child, adapter, nested) => this.#nested(child, adapter, nested),
+    };
     this.#executor = new ToolExecutor({
       readOnlyConcurrency: positiveInteger(
         options.readOnlyConcurrency ?? DEFAULT_READ_ONLY_CONCURRENCY,
@@ -324,6 +334,7 @@ export class AffordanceRuntime {
         executor: this.#executor,
         clock: this.clock,
         maxTurns,
+        maxAnswerChars: answerLimit(options.maxAnswerChars ?? this.maxAnswerChars),
         options,
         sink,
         resume: typeof resume === 'function' ? resume() : resume,
@@ -341,49 +352,15 @@ export class AffordanceRuntime {
     }
   }
 
-  /**
-   * Renders the prompt, checks the adapter can offer its tools, and opens the
-   * evaluation's scope (a resumed evaluation's keeps its id and token budget).
-   */
+  /** Opens an evaluation's scope (see `openEvaluationScope`). */
   #openScope(
     prompt: Prompt,
     adapter: ProviderAdapter,
     options: EvaluateOptions,
     resumed?: EvaluationState,
-    /** Set for `callTool`: no model reads the tools, so their standard schemas apply. */
     direct?: Pick<CallToolOptions, 'onProgress'>,
   ): EvaluationScope {
-    const session = options.session ?? new Session({ clock: this.clock });
-    const render = () => renderForScope(prompt, adapter, options, session, direct !== undefined);
-    const { rendered, toolSpecs } = render();
-    const deadline = options.deadline;
-    const budget = options.budget ?? savedBudget(resumed);
-    const budgetTracker =
-      options.budgetTracker ?? (budget === undefined ? undefined : new BudgetTracker(budget));
-    const followed = followSignals([deadline?.signal, options.signal]);
-    const registry =
-      options.resources === undefined
-        ? this.#resources
-        : this.#resources.merge(options.resources, { strict: false });
-    return new EvaluationScope({
-      root: this.container,
-      evaluationId: resumed?.evaluationId ?? randomId(),
-      prompt,
-      rendered,
-      session,
-      deadline,
-      budgetTracker,
-      resources: registry.open(),
-      adapter,
-      toolSpecs,
-      rerender: render,
-      evaluate: (child, childOptions = {}) => this.#nested(child, adapter, childOptions),
-      signal: followed.signal,
-      detachSignal: followed.detach,
-      resolvableWithoutCall: this.#direct.callFreeTest,
-      directConstruction: this.#direct.lookup,
-      onProgress: onProgressOf(direct),
-    });
+    return openEvaluationScope(this.#scopes, prompt, adapter, options, resumed, direct);
   }
 
   /** A nested evaluation (`context.evaluate`): it cannot pause, so a pause fails the enclosing call. */

@@ -38,6 +38,8 @@ export interface EvaluateOptions {
   readonly signal?: AbortSignal | undefined;
   /** The most provider requests the evaluation may make; defaults to the runtime's `maxTurns` (a resumed evaluation's: the one it started with). */
   readonly maxTurns?: number | undefined;
+  /** The most characters one provider answer may carry; defaults to the runtime's `maxAnswerChars`. */
+  readonly maxAnswerChars?: number | undefined;
   /**
    * Continue an evaluation that paused for approval instead of starting one
    * (what `runtime.resume` passes). Give the same `session` and `params`; a new

@@ -19,7 +19,7 @@ import { evaluationEventFields } from './events/event-fields.js';
 import { recordPromptExecuted } from './record-prompt-executed.js';
 import { PromptRendered } from './events/prompt-rendered.js';
 import type { EvaluateOptions } from './evaluate-options.js';
-import { streamTurn } from './stream-turn.js';
+import { sendOutcomes, streamTurn, wholeTurn } from './stream-turn.js';
 import type { PartSink } from './evaluation-stream.js';
 import type { CompletedResponse, InterruptedResponse, PromptResponse } from './prompt-response.js';
 import type { ApprovalDecision } from './approval/approval-decision.js';
@@ -40,6 +40,8 @@ export interface EvaluationRunInit {
   readonly executor: ToolExecutor;
   readonly clock: Clock;
   readonly maxTurns: number;
+  /** The most characters of one answer (`maxAnswerChars`), sent with each request. */
+  readonly maxAnswerChars: number;
   readonly options: EvaluateOptions;
   /** Where a streamed evaluation sends its parts; absent for `evaluate`. */
   readonly sink?: PartSink | undefined;
@@ -64,6 +66,7 @@ export class EvaluationRun<O> {
   readonly #executor: ToolExecutor;
   readonly #clock: Clock;
   readonly #maxTurns: number;
+  readonly #maxAnswerChars: number;
   readonly #options: EvaluateOptions;
   readonly #started: number;
   readonly #label: string;
@@ -82,6 +85,7 @@ export class EvaluationRun<O> {
     this.#executor = init.executor;
     this.#clock = init.clock;
     this.#maxTurns = init.maxTurns;
+    this.#maxAnswerChars = init.maxAnswerChars;
     this.#options = init.options;
     this.#sink = init.sink;
     this.#label = init.scope.prompt.label;
@@ -178,6 +182,7 @@ export class EvaluationRun<O> {
       signal: scope.signal,
       deadline: scope.deadline,
       clock: this.#clock,
+      maxAnswerChars: this.#maxAnswerChars,
     };
     const observer = this.#observer;
     let answer: ProviderTurn;
@@ -205,12 +210,8 @@ export class EvaluationRun<O> {
       sink?.sendNow({ type: 'native-call', turn, event: outcome.event });
     }
     this.checkBudget();
-    sink?.sendNow({
-      type: 'turn-end',
-      turn,
-      finishReason: answer.finishReason,
-      toolCalls: answer.toolCalls?.length ?? 0,
-    });
+    const toolCalls = answer.toolCalls?.length ?? 0;
+    sink?.sendNow({ type: 'turn-end', turn, finishReason: answer.finishReason, toolCalls });
     return answer;
   }
 
@@ -218,7 +219,7 @@ export class EvaluationRun<O> {
   #send(request: ProviderRequest): Promise<ProviderTurn> {
     const sink = this.#sink;
     const adapter = this.#scope.adapter;
-    return sink === undefined ? adapter.request(request) : streamTurn(adapter, request, sink);
+    return sink === undefined ? wholeTurn(adapter, request) : streamTurn(adapter, request, sink);
   }
 
   /**
@@ -250,17 +251,8 @@ export class EvaluationRun<O> {
       usage: this.#usage,
       observer: this.#observer,
       checkpoint: this.#options.checkpoint,
-      onOutcome:
-        sink === undefined
-          ? undefined
-          : (outcome) => {
-              sink.sendNow({
-                type: 'tool-call-end',
-                turn,
-                event: outcome.event,
-                message: outcome.message,
-              });
-            },
+      onOutcome: sink === undefined ? undefined : sendOutcomes(sink, turn),
+      room: sink?.room,
     });
     return executed.then((done) => this.#addResults(done));
   }

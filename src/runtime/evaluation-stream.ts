@@ -8,6 +8,11 @@ export interface PartSink<O = unknown> {
   send(part: EvaluationStreamPart<O>): Promise<void> | undefined;
   /** Sends `part` without waiting (from synchronous callbacks). */
   sendNow(part: EvaluationStreamPart<O>): void;
+  /**
+   * How many more parts fit before the buffer is full; a promise while it is
+   * full, or with `empty` until every part was read (see `PartChannel.room`).
+   */
+  readonly room: (empty: boolean) => number | Promise<number>;
 }
 
 /** Runs the evaluation behind a stream, sending its parts to `sink`; aborted through `signal`. @internal */
@@ -16,14 +21,24 @@ export type StreamProducer<O> = (
   signal: AbortSignal,
 ) => Promise<PromptResponse<O>>;
 
-/** How many parts an evaluation may produce ahead of its consumer. */
+/**
+ * How many parts an evaluation may produce ahead of its consumer: with this
+ * many unread, the stream's buffer is full, and the evaluation waits before
+ * sending the next delta and before starting the next tool call; a turn's
+ * first call also waits until every part before it was read, so a reader
+ * sees which calls the model asked for before any runs (README, "Guarantees"). The parts sent without waiting (a turn's `usage`,
+ * `native-call` and `turn-end`, and the `tool-call-end`s of the calls already
+ * started) may go past it.
+ */
 const BUFFERED_PARTS = 16;
 
 /**
  * A streamed evaluation: iterate it with `for await` to receive its
  * {@link EvaluationStreamPart}s as they happen. It starts on the first read and
  * runs the same loop as `runtime.evaluate` (same events, same rules), never
- * more than a small buffer ahead of the reader. It ends after one `answer`,
+ * more than a small buffer ahead of the reader: once 16 parts are unread it
+ * waits, and starts no further tool call, until they are read; a turn's tool
+ * calls start only once the reader has read the turn. It ends after one `answer`,
  * one `interrupted` or one `error` part; it never throws. Leaving the loop early (`break`, `return`,
  * or an exception in its body) cancels the evaluation as the caller's signal
  * would (the provider request and running tool calls are aborted, interrupted
@@ -102,6 +117,7 @@ export class EvaluationStream<O = unknown> implements AsyncIterable<EvaluationSt
       sendNow: (part) => {
         channel.pushNow(part);
       },
+      room: (empty) => channel.room(empty),
     };
     this.#running = this.#producer(sink, this.#controller.signal).then(
       async (response) => {

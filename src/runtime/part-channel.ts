@@ -35,11 +35,33 @@ export class PartChannel<T> {
   }
 
   async #pushWhenRoom(item: T): Promise<void> {
-    while (this.#items.length >= this.#capacity) {
+    await this.#whenRoom(this.#capacity - 1);
+    this.pushNow(item);
+  }
+
+  /**
+   * How many more items fit before the buffer is full: a number (at least 1)
+   * when some do, else a promise of that number once the consumer has read
+   * enough. With `empty`, only once every item was read (the whole capacity).
+   * At once after `discard()`, with the whole capacity: nothing waits for a
+   * consumer that left.
+   */
+  room(empty = false): number | Promise<number> {
+    const free = this.#free();
+    const enough = empty ? free === this.#capacity : free > 0;
+    return enough ? free : this.#whenRoom(empty ? 0 : this.#capacity - 1).then(() => this.#free());
+  }
+
+  #free(): number {
+    return this.#discarding ? this.#capacity : this.#capacity - this.#items.length;
+  }
+
+  /** Resolves once at most `most` items are unread (or the channel is discarded). */
+  async #whenRoom(most: number): Promise<void> {
+    while (this.#items.length > most) {
       if (this.#discarding) return;
       await new Promise<void>((resolve) => this.#writers.push(resolve));
     }
-    this.pushNow(item);
   }
 
   /** Adds `item` without waiting for room. */
@@ -67,7 +89,8 @@ export class PartChannel<T> {
   poll(): { readonly item: T } | undefined {
     if (this.#items.length === 0) return undefined;
     const item = this.#items.shift() as T;
-    this.#writers.shift()?.();
+    // Every waiting producer looks again: one that only waited for room (`room()`) takes none.
+    if (this.#writers.length > 0) for (const writer of this.#writers.splice(0)) writer();
     return { item };
   }
 

@@ -35,15 +35,24 @@ export function checkSecret(secret: unknown): string | undefined {
   return secret;
 }
 
-export function positiveInteger(value: number, name: string): number {
+export function positiveInteger(
+  value: number,
+  name: string,
+  example: number = name === 'maxTurns' ? 24 : 4,
+): number {
   if (!Number.isInteger(value) || value < 1) {
     throw new ConfigurationError({
       subject: name,
       problem: `must be a positive integer, got ${String(value)}.`,
-      fix: `Pass a whole number of at least 1, e.g. ${name}: ${name === 'maxTurns' ? 24 : 4}, or leave it out for the default.`,
+      fix: `Pass a whole number of at least 1, e.g. ${name}: ${example}, or leave it out for the default.`,
     });
   }
   return value;
+}
+
+/** `maxAnswerChars` of the runtime or of an evaluation, checked. @internal */
+export function answerLimit(value: number): number {
+  return positiveInteger(value, 'maxAnswerChars', 4_194_304);
 }
 
 /** Throws when `deadline` passed before the evaluation of `prompt` started. @internal */

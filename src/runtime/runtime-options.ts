@@ -6,6 +6,13 @@ import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
 export interface RuntimeOptions {
   /** The most provider requests one evaluation may make. Defaults to 24. */
   readonly maxTurns?: number;
+  /**
+   * The most characters of text, reasoning and tool-call arguments one
+   * provider answer may carry, streamed or whole; a longer answer is stopped
+   * as it arrives and fails the evaluation (README, "Guarantees"). Defaults
+   * to 4 Mi (`DEFAULT_MAX_ANSWER_CHARS`, 4,194,304).
+   */
+  readonly maxAnswerChars?: number;
   /** How many read-only tool calls of one turn may run at once. Defaults to 4. */
   readonly readOnlyConcurrency?: number;
   /** Source of time. Defaults to the system clock. */

@@ -36,6 +36,14 @@ export interface ExecuteOptions {
   readonly observer?: EvaluationObserver | undefined;
   /** Told before each batch of calls starts and after its outcomes are recorded (each awaited). */
   readonly checkpoint?: EvaluationCheckpoint | undefined;
+  /**
+   * How many more calls may start before someone reads what the earlier ones
+   * sent (a streamed evaluation: `PartSink.room`): a number of at least 1, or
+   * a promise of one, awaited before each batch, which it also caps. Asked
+   * with `first` for the turn's first batch (the stream's reader must have
+   * read everything before it).
+   */
+  readonly room?: ((first: boolean) => number | Promise<number>) | undefined;
 }
 
 /** Where a turn's calls stopped to wait for a person. */
@@ -87,7 +95,12 @@ export class ToolExecutor {
     calls: readonly ProviderToolCall[],
     options: ExecuteOptions = {},
   ): Promise<ExecutedCalls> {
-    if (calls.length !== 1 || options.observer !== undefined || options.checkpoint !== undefined) {
+    if (
+      calls.length !== 1 ||
+      options.observer !== undefined ||
+      options.checkpoint !== undefined ||
+      (options.room !== undefined && typeof options.room(true) !== 'number')
+    ) {
       return this.#execute(scope, calls, options, undefined);
     }
     try {
@@ -122,7 +135,10 @@ export class ToolExecutor {
     let index = 0;
     while (index < calls.length) {
       const start = index;
-      const batch = this.#nextBatch(scope, calls, index);
+      // A streamed evaluation starts no call while its reader's buffer is full (README, "Guarantees").
+      const room = options.room?.(start === 0);
+      const most = room === undefined ? calls.length : typeof room === 'number' ? room : await room;
+      const batch = this.#nextBatch(scope, calls, index, most);
       index += batch.length;
       // The observers of the batch's calls, by position; filled as each call starts.
       const observed =
@@ -184,17 +200,19 @@ export class ToolExecutor {
     return { pending, remaining, decided };
   }
 
-  /** The next call alone, or the run of consecutive read-only calls starting at `start`. */
+  /** The next call alone, or the run of consecutive read-only calls starting at `start` (at most `most`). */
   #nextBatch(
     scope: EvaluationScope,
     calls: readonly ProviderToolCall[],
     start: number,
+    most: number,
   ): ProviderToolCall[] {
     const first = calls[start];
     if (first === undefined) return [];
     if (!isBatchable(scope, first)) return [first];
+    const last = Math.min(calls.length, start + Math.max(1, most));
     let end = start + 1;
-    while (end < calls.length && isBatchable(scope, calls[end] as ProviderToolCall)) end += 1;
+    while (end < last && isBatchable(scope, calls[end] as ProviderToolCall)) end += 1;
     return calls.slice(start, end);
   }
 

@@ -1,4 +1,5 @@
 import type { AdapterConformanceCheck } from './adapter-harness.js';
+import { answerChecks } from './conformance-answer-checks.js';
 import { approvalChecks } from './conformance-approval-checks.js';
 import { limitChecks } from './conformance-limit-checks.js';
 import { loopChecks } from './conformance-loop-checks.js';
@@ -17,7 +18,9 @@ import { streamChecks } from './conformance-stream-checks.js';
  * parity (`runtime.stream` records what `runtime.evaluate` records, and its
  * deltas add up to the turn); and a pause for approval resumed from its
  * JSON state with a fresh adapter (the conversation rebuilt from the saved
- * messages alone). A check rejects with an `Error` saying what was
+ * messages alone); and an answer over `maxAnswerChars` refused by the adapter
+ * itself when whole (never returned) and ending a stream with an error naming
+ * the limit. A check rejects with an `Error` saying what was
  * expected, what came, and what to change. They need no test runner:
  *
  * @example
@@ -28,6 +31,7 @@ import { streamChecks } from './conformance-stream-checks.js';
 export const adapterConformanceChecks: readonly AdapterConformanceCheck[] = Object.freeze([
   ...loopChecks,
   ...limitChecks,
+  ...answerChecks,
   ...streamChecks,
   ...approvalChecks,
 ]);

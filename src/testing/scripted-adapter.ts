@@ -1,4 +1,5 @@
 import {
+  checkAnswerSize,
   partsOfTurn,
   providerCapabilities,
   ProviderAdapter,
@@ -137,14 +138,21 @@ export class ScriptedAdapter extends ProviderAdapter {
             ? call.arguments
             : JSON.stringify(call.arguments),
     }));
-    return Promise.resolve({
+    const answer: ProviderTurn = {
       text: turn.text ?? null,
       toolCalls,
       parsed: turn.parsed,
       usage: turn.usage === undefined ? undefined : new TokenUsage(turn.usage),
       finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
       raw: turn,
-    });
+    };
+    try {
+      // A scripted answer over maxAnswerChars fails as a provider's would (README, "Guarantees").
+      checkAnswerSize(answer, request);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return Promise.resolve(answer);
   }
 
   /**

@@ -59,6 +59,13 @@ class KeepsObjectsInItems extends HangingScriptedAdapter {
   }
 }
 
+/** Reads every answer whole, however long, as if no maxAnswerChars had been asked. */
+class IgnoresAnswerLimit extends HangingScriptedAdapter {
+  override async request(request: ProviderRequest): Promise<ProviderTurn> {
+    return await super.request(Object.assign({}, request, { maxAnswerChars: undefined }));
+  }
+}
+
 /** Declares a seam version this build does not speak. */
 class FromTheFuture extends HangingScriptedAdapter {
   override readonly capabilities: ProviderCapabilities = Object.assign(
@@ -83,6 +90,8 @@ const BUDGET = 'stops with a budget error when a response goes over the budget';
 const DEADLINE = 'stops at the deadline while the provider hangs';
 const RESUME =
   'pauses for approval and resumes from its saved JSON state with a fresh adapter, as if it had never stopped';
+const WHOLE_ANSWER = 'refuses a whole answer over maxAnswerChars instead of returning it';
+const STREAMED_ANSWER = 'ends a stream over maxAnswerChars with an error part naming the limit';
 const PARITY =
   'streams the same evaluation it evaluates: same events in order, deltas adding up to the turn';
 
@@ -145,6 +154,18 @@ const cases: [string, AdapterHarness, [string, RegExp][], string[]][] = [
       ],
     ],
     [SEAM, LOOP, FAILURES, STRUCTURED, USAGE, BUDGET],
+  ],
+  [
+    'an adapter that ignores maxAnswerChars',
+    harnessOf('IgnoresAnswerLimit', IgnoresAnswerLimit),
+    [
+      [
+        WHOLE_ANSWER,
+        /failed for IgnoresAnswerLimit: request\(\) returned a turn of 32000 characters though maxAnswerChars was 1000\. Fix: stop reading an answer/,
+      ],
+    ],
+    // The runtime stops a stream at its first delta over the limit, whatever the adapter does.
+    [SEAM, LOOP, STREAMED_ANSWER],
   ],
   [
     'an adapter declaring another seam version',

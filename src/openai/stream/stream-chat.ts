@@ -50,6 +50,7 @@ export function streamChat(
             api: setup.send.api,
             baseURL: client.baseURL,
             path: '/chat/completions',
+            maxAnswerChars: setup.maxAnswerChars,
           }),
           setup.turn,
         ),

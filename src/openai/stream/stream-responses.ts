@@ -41,6 +41,7 @@ export function streamResponses(
             api: setup.send.api,
             baseURL: client.baseURL,
             path: '/responses',
+            maxAnswerChars: setup.maxAnswerChars,
           }),
           setup.turn,
         ),

@@ -15,4 +15,6 @@ export interface StreamSetup<TurnContext> {
   readonly requestOptions: (signal: AbortSignal) => AttemptOptions;
   /** What reading the turn needs, as for `request()`. */
   readonly turn: TurnContext;
+  /** The request's `maxAnswerChars`, for a whole answer a server sends instead of a stream. */
+  readonly maxAnswerChars: number | undefined;
 }

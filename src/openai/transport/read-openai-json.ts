@@ -10,12 +10,15 @@ export interface OpenAIJsonContext {
   readonly baseURL: string;
   /** The path requested under `baseURL`: `/responses` or `/chat/completions`. */
   readonly path: string;
+  /** The request's `maxAnswerChars`: a longer body is refused unread (see `readJsonBody`). */
+  readonly maxAnswerChars: number | undefined;
 }
 
 /**
  * Reads the body of a successful OpenAI response as JSON with `readJsonBody`:
  * a body that is not JSON (a web page at a wrong `baseURL`) fails at once,
- * naming the URL and how to set `baseURL` (or `OPENAI_BASE_URL`).
+ * naming the URL and how to set `baseURL` (or `OPENAI_BASE_URL`); a body
+ * longer than an answer of `maxAnswerChars` can be fails without being read whole.
  */
 export function readOpenAIJson(response: Response, context: OpenAIJsonContext): Promise<unknown> {
   return readJsonBody(response, {
@@ -26,6 +29,7 @@ export function readOpenAIJson(response: Response, context: OpenAIJsonContext): 
     path: context.path,
     expected: 'an OpenAI-compatible API',
     fix: fixFor(context.path),
+    maxAnswerChars: context.maxAnswerChars,
   });
 }
 

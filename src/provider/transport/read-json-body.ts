@@ -1,4 +1,5 @@
 import { PromptEvaluationError } from '../../core/errors/prompt-evaluation-error.js';
+import { answerBodyBytes, answerTooLarge } from '../answer-limit.js';
 
 /** Where a response came from, for the message of {@link readJsonBody}. */
 export interface JsonBodyContext {
@@ -16,6 +17,11 @@ export interface JsonBodyContext {
   readonly expected: string;
   /** How to fix the base URL, one or more sentences naming the client option and environment variable. */
   readonly fix: string;
+  /**
+   * The request's `maxAnswerChars`: a body longer than `answerBodyBytes` of it
+   * is refused without being read whole. Absent: the body is read whatever its size.
+   */
+  readonly maxAnswerChars?: number | undefined;
 }
 
 /** How much of a body that is not JSON is read and quoted. */
@@ -28,17 +34,23 @@ const readBytes = 4_096;
  * truncated body: retryable). Any other content type (the HTML page a web
  * server sends at a wrong `baseURL`) can never become an answer: it throws at
  * once, naming the URL, what came back and how to fix the base URL. Only the
- * first few kilobytes of such a body are read.
+ * first few kilobytes of such a body are read. With `context.maxAnswerChars`,
+ * a body longer than {@link answerBodyBytes} of it (by its declared length, or
+ * as it arrives) is refused: its reading stops there and the error of
+ * `answerTooLarge` is thrown (README, "Guarantees").
  *
- * @throws PromptEvaluationError (phase `response`) for a body that is not JSON.
+ * @throws PromptEvaluationError (phase `response`) for a body that is not JSON, or that is too long.
  */
 export async function readJsonBody(response: Response, context: JsonBodyContext): Promise<unknown> {
   const contentType = response.headers.get('content-type') ?? '';
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (mediaType.includes('application/json') || mediaType.endsWith('+json')) {
     if (response.headers.get('content-length') === '0') return undefined;
-    const json: unknown = await response.json();
-    return json;
+    if (context.maxAnswerChars === undefined) {
+      const json: unknown = await response.json();
+      return json;
+    }
+    return JSON.parse(await readBounded(response, context.maxAnswerChars, context.prompt));
   }
   const start = quote(await readStart(response));
   const url = response.url === '' ? `${context.baseURL}${context.path}` : response.url;
@@ -75,13 +87,57 @@ async function readStart(response: Response): Promise<string> {
   } finally {
     await reader.cancel().catch(() => undefined);
   }
+  return new TextDecoder().decode(joined(chunks, size).subarray(0, readBytes));
+}
+
+/** The body as text, refused once it is longer than a whole answer of `maxAnswerChars` can be. */
+async function readBounded(
+  response: Response,
+  maxAnswerChars: number,
+  prompt: string,
+): Promise<string> {
+  const most = answerBodyBytes(maxAnswerChars);
+  const tooLong = (found: string) =>
+    answerTooLarge(
+      prompt,
+      maxAnswerChars,
+      `its body ${found}, over the ${most} bytes it may take`,
+      {
+        bodyBytes: most,
+      },
+    );
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  const body = response.body;
+  if (declared > most) {
+    await body?.cancel().catch(() => undefined);
+    throw tooLong(`declares ${declared} bytes`);
+  }
+  if (body === null) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = (await reader.read()) as ReadResult;
+    if (done) break;
+    size += value.byteLength;
+    if (size > most) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLong(`passed ${most} bytes`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(joined(chunks, size));
+}
+
+/** `chunks` in one array of `size` bytes. */
+function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes.subarray(0, readBytes));
+  return bytes;
 }
 
 /** One line of at most {@link quotedChars} characters, with a marker when cut. */
