@@ -90,7 +90,7 @@ export function damagedSession(
   return new ConfigurationError({
     subject,
     problem: `${problem} The stored data is damaged.`,
-    fix: 'Restore the session from a backup, or delete it (SessionStore.delete) and start a new one.',
+    fix: "Restore the session from a backup, or delete it with the store's delete(sessionId) (e.g. RedisSessionStore.delete) and start a new one.",
     ...(cause === undefined ? {} : { cause }),
   });
 }

@@ -19,11 +19,12 @@ import {
 import {
   type CallPlan,
   type EvaluationPlan,
+  dispatchRuntimeOptions,
   guardedPrototypes,
   runPlannedEvaluation,
 } from './run-planned-evaluation.js';
 
-const { runtime } = createTestRuntime();
+const { runtime } = createTestRuntime({ runtime: dispatchRuntimeOptions });
 const prototypes = guardedPrototypes();
 
 let callsRun = 0;

@@ -255,3 +255,11 @@ export function describeThrown(error: unknown): string {
     return `${Object.prototype.toString.call(error)} (which cannot be described)`;
   }
 }
+
+/**
+ * Runtime options of the dispatch properties and the fuzzer: they are about what
+ * happens to tool calls, so the cap on one provider answer (`maxAnswerChars`,
+ * tested in answer-limit.test.ts) is lifted and a turn of 10 MB arguments
+ * reaches the tools instead of failing the turn.
+ */
+export const dispatchRuntimeOptions = Object.freeze({ maxAnswerChars: Number.MAX_SAFE_INTEGER });

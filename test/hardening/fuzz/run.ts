@@ -19,6 +19,7 @@ import {
   type CallKind,
   describeThrown,
   type EvaluationPlan,
+  dispatchRuntimeOptions,
   guardedPrototypes,
   runPlannedEvaluation,
 } from '../run-planned-evaluation.js';
@@ -35,7 +36,7 @@ const hangMs = 120_000;
 const chunk = 100;
 const plans = evaluationPlan(anyCall({ huge: true }), { minCalls: 1, maxCalls: 200, maxTurns: 3 });
 
-const { runtime } = createTestRuntime();
+const { runtime } = createTestRuntime({ runtime: dispatchRuntimeOptions });
 const prototypes = guardedPrototypes();
 const kinds = new Map<CallKind, number>();
 const violations = new Map<string, { count: number; example: string }>();
