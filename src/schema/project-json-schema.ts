@@ -178,8 +178,9 @@ function closeObject(out: Schema, source: Schema): void {
 function nullable(schema: unknown): unknown {
   if (!isPlainObject(schema) || acceptsNull(schema)) return schema;
   const type = schema['type'];
-  if (typeof type === 'string' && !('enum' in schema) && !('const' in schema)) {
-    return { ...schema, type: [type, 'null'] };
+  if (!('enum' in schema) && !('const' in schema)) {
+    if (typeof type === 'string') return { ...schema, type: [type, 'null'] };
+    if (Array.isArray(type)) return { ...schema, type: [...(type as unknown[]), 'null'] };
   }
   const anyOf: unknown = schema['anyOf'];
   if (Array.isArray(anyOf))
