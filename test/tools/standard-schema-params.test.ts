@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import {
   ConfigurationError,
+  describePrompt,
   MarkdownSection,
   Prompt,
   Session,
@@ -269,5 +270,21 @@ describe('ToolDefinition with a Standard Schema (zod 4) params', () => {
       required: ['a'],
       additionalProperties: false,
     });
+  });
+
+  it("hashes the tool contract from the schema's JSON Schema, so a changed schema invalidates overrides", () => {
+    const hashOf = (params: StandardSchemaV1<unknown, { a: unknown }>) => {
+      const tool = new ToolDefinition({
+        name: 'hashed',
+        description: 'Hashed.',
+        params,
+        handler: () => ToolResult.ok(null),
+      });
+      return describePrompt(desk(tool)).tools[0]?.contractHash;
+    };
+    const first = hashOf(z.object({ a: z.string() }));
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashOf(z.object({ a: z.string() }))).toBe(first);
+    expect(hashOf(z.object({ a: z.number() }))).not.toBe(first);
   });
 });
