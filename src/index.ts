@@ -240,6 +240,19 @@ export {
 } from './runtime/policies/sequential-dependency-policy.js';
 
 export { dump, type JsonValue } from './schema/dump.js';
+export {
+  isStandardSchema,
+  type InferSchemaInput,
+  type InferSchemaOutput,
+  type JsonSchemaConverter,
+  type StandardJsonSchemaConverter,
+  type StandardSchemaIssue,
+  type StandardSchemaPathSegment,
+  type StandardSchemaProps,
+  type StandardSchemaResult,
+  type StandardSchemaV1,
+} from './schema/standard-schema.js';
+export type { ToolParams } from './schema/tool-params.js';
 
 export { appendAll } from './session/append-all.js';
 export type { Reducer as SliceReducer, ReducerContext } from './session/reducer.js';

@@ -10,7 +10,9 @@ import { ToolResult } from '../tools/tool-result.js';
 /**
  * Marks a method of a `@Section` class as a tool. The method receives the
  * parsed params (an instance of its first parameter's class) and the call's
- * `ToolContext`, and returns a `ToolResult` (or a promise of one).
+ * `ToolContext`, and returns a `ToolResult` (or a promise of one). With
+ * `params: schema` (a Standard Schema such as a zod 4 object) the method gets
+ * the schema's output value instead; type its first parameter by hand.
  *
  * @example
  * \@Tool({ name: 'lookup_entity', description: 'Fetch an entity.', result: LookupResult })

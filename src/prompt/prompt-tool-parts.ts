@@ -1,4 +1,3 @@
-import { readFieldDescriptions } from '../metadata/describe-metadata.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PolicyRef } from '../tools/tool-policy.js';
 import type { PromptOverride } from './overrides/prompt-override.js';
@@ -75,9 +74,7 @@ function applyToolOverrides(
   const byName = new Map((override?.tools ?? []).map((entry) => [entry.name, entry]));
   const descriptions = new Map<string, ReadonlyMap<string, string>>();
   const finalTools = tools.map((tool) => {
-    const fields = new Map(
-      tool.paramsType === undefined ? [] : readFieldDescriptions(tool.paramsType),
-    );
+    const fields = new Map(tool.params?.fieldDescriptions());
     const entry = byName.get(tool.name);
     let result = tool;
     if (entry !== undefined) {

@@ -26,7 +26,8 @@ export function sectionFromClass(cls: Class): MarkdownSection {
       new ToolDefinition({
         name: method.name,
         description: method.options.description,
-        params: method.paramsType,
+        params: method.paramsSchema ?? method.paramsType,
+        paramsJsonSchema: method.options.paramsJsonSchema,
         result: method.options.result,
         examples: method.options.examples,
         acceptsOverrides: method.options.acceptsOverrides,

@@ -1,6 +1,5 @@
 import type { JsonValue } from '../schema/dump.js';
 import type { JsonSchema } from '../schema/params-json-schema.js';
-import { toJsonSchema } from '../schema/to-json-schema.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 
 /** The `parameters` and `strict` of one OpenAI function tool. */
@@ -21,7 +20,8 @@ const noParameters: JsonSchema = Object.freeze({
 /**
  * The schema an OpenAI adapter sends for `tool`: the `openai-strict` schema
  * with `strict: true` when the params class fits strict mode and `strictTools`
- * is on, otherwise the standard schema with `strict: false`. Field
+ * is on, otherwise the standard schema with `strict: false`; a Standard Schema
+ * params tool the same way, from its library's JSON Schema. Field
  * descriptions from prompt overrides (`descriptions`) replace the class's own.
  */
 export function functionToolSchema(
@@ -29,10 +29,11 @@ export function functionToolSchema(
   strictTools: boolean,
   descriptions?: ReadonlyMap<string, string>,
 ): FunctionToolSchema {
-  if (tool.paramsType === undefined) return { parameters: noParameters, strict: strictTools };
-  const strictSchema = toJsonSchema(tool.paramsType, 'openai-strict');
+  const params = tool.params;
+  if (params === undefined) return { parameters: noParameters, strict: strictTools };
+  const strictSchema = params.jsonSchema('openai-strict');
   const strict = strictTools && strictSchema.strictCompatible;
-  const schema = strict ? strictSchema.schema : toJsonSchema(tool.paramsType, 'standard').schema;
+  const schema = strict ? strictSchema.schema : params.jsonSchema('standard').schema;
   return { parameters: withDescriptions(schema, descriptions), strict };
 }
 

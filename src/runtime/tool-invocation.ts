@@ -2,7 +2,6 @@ import { describeThrown } from '../core/errors/describe-thrown.js';
 import type { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import { ToolValidationError } from '../core/errors/tool-validation-error.js';
 import type { EvaluationScope, ToolCallScope } from './scope/evaluation-scope.js';
-import { parseToolArgumentsNow } from '../schema/parse-tool-arguments.js';
 import type { CallFrame } from '../session/call-frame.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
@@ -247,13 +246,11 @@ class ToolCallRun implements CallParts {
   /** Parses and validates the arguments (a promise), or throws when they are invalid. */
   #decodeArguments(): unknown {
     const tool = this.tool;
-    if (tool.paramsType === undefined) {
+    if (tool.params === undefined) {
       decodeNoArguments(this.call.arguments);
       return undefined;
     }
-    return parseToolArgumentsNow(tool.paramsType, this.call.arguments, {
-      profile: this.scope.argumentsProfile(tool.name),
-    });
+    return tool.params.parse(this.call.arguments, this.scope.argumentsProfile(tool.name));
   }
 
   /** Invalid arguments fail the call with a message for the model (a probe just clears it). */

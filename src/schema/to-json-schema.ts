@@ -2,8 +2,11 @@ import type { Class } from '../core/class-type.js';
 import { buildJsonSchema } from './build-json-schema.js';
 import type { ParamsJsonSchema, SchemaProfile } from './params-json-schema.js';
 import { deepFreeze } from '../core/deep-freeze.js';
+import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
+import { StandardSchemaParams } from './standard-schema-params.js';
 
 const cache = new WeakMap<Class, Map<SchemaProfile, ParamsJsonSchema>>();
+const schemas = new WeakMap<StandardSchemaV1, StandardSchemaParams<unknown>>();
 
 /**
  * The JSON Schema of a params class, from its class-validator decorators,
@@ -19,12 +22,28 @@ const cache = new WeakMap<Class, Map<SchemaProfile, ParamsJsonSchema>>();
  * nullable and drops the keywords strict mode does not support (listing them
  * in `unexpressed`); pair it with `parseToolArguments(..., { profile: 'openai-strict' })`.
  *
- * @throws ConfigurationError when the class can never validate.
+ * A Standard Schema (e.g. a zod 4 object) with Standard JSON Schema support
+ * is accepted too: the library's own JSON Schema, kept as it is for
+ * `standard` and projected onto `openai-strict` the same way (optional
+ * properties nullable, unsupported keywords dropped into `unexpressed`, what
+ * strict mode cannot carry in `strictBlockers`).
+ *
+ * @throws ConfigurationError when the class can never validate, or the
+ * schema has no JSON Schema support or does not describe an object.
  */
 export function toJsonSchema(
-  paramsType: abstract new (...args: never[]) => unknown,
+  paramsType: (abstract new (...args: never[]) => unknown) | StandardSchemaV1,
   profile: SchemaProfile = 'standard',
 ): ParamsJsonSchema {
+  if (typeof paramsType !== 'function' && isStandardSchema(paramsType)) {
+    let params = schemas.get(paramsType);
+    if (params === undefined) {
+      const subject = `Standard Schema (${paramsType['~standard'].vendor})`;
+      params = new StandardSchemaParams(paramsType, subject, undefined);
+      schemas.set(paramsType, params);
+    }
+    return params.jsonSchema(profile);
+  }
   let byProfile = cache.get(paramsType);
   if (byProfile === undefined) {
     byProfile = new Map();

@@ -1,3 +1,4 @@
+import type { DataClass } from '../core/class-type.js';
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import { ToolDefinition, type ToolDefinitionInit } from './tool-definition.js';
 
@@ -62,7 +63,7 @@ export class NativeTool<P = unknown, R = unknown> extends ToolDefinition<P, R> {
       throw new PromptValidationError(
         'NativeTool must not set a handler; execution is provider-managed. ' +
           `Remove the handler of tool '${name}', or use a ToolDefinition for a tool you execute yourself.`,
-        { paramsType: init.params, placeholder: name },
+        { paramsType: paramsClass(init.params), placeholder: name },
       );
     }
     // Types outside NativeToolType (newer provider tools, untyped callers) have no default text.
@@ -71,7 +72,7 @@ export class NativeTool<P = unknown, R = unknown> extends ToolDefinition<P, R> {
     if (description === undefined) {
       throw new PromptValidationError(
         `NativeTool '${name}' of type '${init.type}' has no default description. Pass \`description\`.`,
-        { paramsType: init.params, placeholder: 'description' },
+        { paramsType: paramsClass(init.params), placeholder: 'description' },
       );
     }
     super(Object.assign({}, init, { name, description }));
@@ -88,4 +89,9 @@ export class NativeTool<P = unknown, R = unknown> extends ToolDefinition<P, R> {
   protected override checkHandler(): void {
     // Native tools have no handler by definition; the constructor rejects one.
   }
+}
+
+/** The params class of a declaration (a Standard Schema has none), for error fields. */
+function paramsClass(params: unknown): DataClass | undefined {
+  return typeof params === 'function' ? (params as DataClass) : undefined;
 }

@@ -8,6 +8,9 @@ import { validateDescription, validateToolName } from './tool-name.js';
 import type { ToolResult } from './tool-result.js';
 import { checkPolicies, type PolicyRef, type ToolApproval } from './tool-policy.js';
 import { checkSynchronous } from './check-synchronous.js';
+import type { JsonSchemaConverter, StandardSchemaV1 } from '../schema/standard-schema.js';
+import { type ToolParams, toolParamsOf } from '../schema/tool-params.js';
+import { isPlainObject } from '../schema/plain-object.js';
 
 /** A tool handler: receives the parsed params and the call's context; sync or async. */
 // Method syntax keeps `params` bivariant, so a ToolDefinition<MyParams> fits where any tool is expected.
@@ -21,8 +24,19 @@ export interface ToolDefinitionInit<P = unknown, R = unknown> {
   readonly name: string;
   /** What the tool does, for the model: 1-200 ASCII characters, stored stripped. */
   readonly description: string;
-  /** The params class; omit for a tool that takes no arguments. */
-  readonly params?: DataClass<P> | undefined;
+  /**
+   * The params: a class-validator params class, or a Standard Schema object
+   * (e.g. `z.object({...})` from zod 4), whose output type types the handler's
+   * params. Omit for a tool that takes no arguments.
+   */
+  readonly params?: DataClass<P> | StandardSchemaV1<unknown, P> | undefined;
+  /**
+   * Writes the JSON Schema of a Standard Schema `params` whose library does
+   * not implement Standard JSON Schema (zod 4:
+   * `(schema) => z.toJSONSchema(schema, { io: 'input' })`). Used instead of
+   * the library's own support when given; ignored for a params class.
+   */
+  readonly paramsJsonSchema?: JsonSchemaConverter | undefined;
   /** The result class, or `[ResultClass]` for a list; needed for examples and the contract hash. */
   readonly result?: ResultDeclaration | undefined;
   /** The handler. Required unless the tool is a {@link NativeTool}. */
@@ -62,8 +76,10 @@ export class ToolDefinition<P = unknown, R = unknown> {
   readonly name: string;
   /** The tool's description, stripped. */
   readonly description: string;
-  /** The params class, or `undefined` for a tool without arguments. */
+  /** The params class, or `undefined` for a tool without arguments or with a Standard Schema. */
   readonly paramsType: DataClass<P> | undefined;
+  /** How the params are described and parsed (class or Standard Schema); `undefined` without arguments. */
+  readonly params: ToolParams<P> | undefined;
   /** The result class (the element class for list results), if declared. */
   readonly resultType: DataClass | undefined;
   /** `'array'` when the result is declared as `[ResultClass]`, otherwise `'object'`. */
@@ -84,12 +100,15 @@ export class ToolDefinition<P = unknown, R = unknown> {
   readonly approval: Exclude<ToolApproval<P>, false> | undefined;
 
   constructor(init: ToolDefinitionInit<P, R>) {
-    this.paramsType = init.params;
-    this.name = validateToolName(init.name, init.params);
+    this.params = toolParamsOf(init.params, `Tool '${init.name}'`, {
+      jsonSchema: init.paramsJsonSchema,
+    });
+    this.paramsType = this.params?.paramsType;
+    this.name = validateToolName(init.name, this.paramsType);
     this.description = validateDescription(
       init.description,
       'Tool description',
-      init.params,
+      this.paramsType,
       'description',
     );
     const result = init.result;
@@ -181,11 +200,23 @@ export class ToolDefinition<P = unknown, R = unknown> {
     fields: { paramsType: DataClass | undefined; placeholder: string },
   ): void {
     const expected = this.paramsType;
-    const ok = expected === undefined ? input === undefined : isExactInstance(input, expected);
+    const schema = this.params?.schema;
+    const ok =
+      schema !== undefined
+        ? isPlainObject(input)
+        : expected === undefined
+          ? input === undefined
+          : isExactInstance(input, expected);
     if (!ok) {
+      const wanted =
+        schema !== undefined
+          ? 'a plain object of its params schema'
+          : expected === undefined
+            ? 'no input'
+            : `an instance of ${expected.name}`;
       throw new PromptValidationError(
         `Tool example input must match the tool params type (tool '${this.name}' expects ` +
-          `${expected === undefined ? 'no input' : `an instance of ${expected.name}`}, got ${describeValue(input)}).`,
+          `${wanted}, got ${describeValue(input)}).`,
         fields,
       );
     }

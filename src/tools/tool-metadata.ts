@@ -5,6 +5,11 @@ import type { PolicyRef, ToolApproval } from './tool-policy.js';
 import { toolNameFromMethod } from './tool-name.js';
 import { checkSynchronous } from './check-synchronous.js';
 import {
+  isStandardSchema,
+  type JsonSchemaConverter,
+  type StandardSchemaV1,
+} from '../schema/standard-schema.js';
+import {
   getOwnMetadata,
   mergeOverClassChain,
   metadataKeys,
@@ -18,10 +23,14 @@ export interface ToolOptions {
   /** What the tool does, for the model: 1-200 ASCII characters. */
   readonly description: string;
   /**
-   * The params class. Normally read from the method's first parameter type; give it
+   * The params class, or a Standard Schema (e.g. a zod 4 object; the method's
+   * first parameter is then typed by hand, e.g. `z.infer<typeof schema>`).
+   * A class is normally read from the method's first parameter type; give it
    * here when your compiler emits no decorator metadata (esbuild, some SWC setups).
    */
-  readonly params?: DataClass;
+  readonly params?: DataClass | StandardSchemaV1;
+  /** Writes the JSON Schema of a Standard Schema `params` (see `ToolDefinitionInit.paramsJsonSchema`). */
+  readonly paramsJsonSchema?: JsonSchemaConverter;
   /** The result class, or `[ResultClass]` for a list. */
   readonly result?: ResultDeclaration;
   /** Worked examples, rendered into the section text. */
@@ -62,8 +71,10 @@ export interface ToolMethodMetadata {
   readonly methodName: string;
   /** The tool's name. */
   readonly name: string;
-  /** The params class, or `undefined` for a tool without arguments. */
+  /** The params class, or `undefined` for a tool without arguments or with a Standard Schema. */
   readonly paramsType: DataClass | undefined;
+  /** The Standard Schema given as `params`, if any. */
+  readonly paramsSchema: StandardSchemaV1 | undefined;
   /** The decorator's options. */
   readonly options: ToolOptions;
   /** The decorated method itself. */
@@ -138,10 +149,11 @@ function methodMetadata(
   record: ToolMethodRecord,
   name: string,
   paramsType: DataClass | undefined,
+  paramsSchema?: StandardSchemaV1,
 ): ToolMethodMetadata {
   const { methodName, options, method } = record;
   const synchronous = options.synchronous ?? record.synchronous;
-  return { methodName, name, paramsType, options, method, synchronous };
+  return { methodName, name, paramsType, paramsSchema, options, method, synchronous };
 }
 
 function validateRecord(className: string, record: ToolMethodRecord): ToolMethodMetadata {
@@ -157,6 +169,7 @@ function validateRecord(className: string, record: ToolMethodRecord): ToolMethod
   checkSynchronous(subject, record.options.synchronous, record.method, 'method');
   const explicit = record.options.params;
   if (explicit !== undefined) {
+    if (isStandardSchema(explicit)) return methodMetadata(record, name, undefined, explicit);
     if (typeof explicit !== 'function' || builtinTypes.has(explicit) || explicit === Object) {
       throw nonClassParams(subject, explicit);
     }
@@ -222,6 +235,6 @@ function nonClassParams(subject: string, value: unknown): ConfigurationError {
   return new ConfigurationError({
     subject,
     problem: `the params type is ${shown}, not a params class.`,
-    fix: 'Wrap the arguments in a class with class-validator decorators, e.g. `class Params { @IsString() text!: string }`; the model always sends an object.',
+    fix: 'Wrap the arguments in a class with class-validator decorators, e.g. `class Params { @IsString() text!: string }`, or pass a Standard Schema object as `params` to @Tool; the model always sends an object.',
   });
 }

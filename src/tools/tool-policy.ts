@@ -10,7 +10,7 @@ export interface PolicyTool {
   readonly name: string;
   /** The tool's description. */
   readonly description: string;
-  /** The params class, or `undefined` for a tool without arguments. */
+  /** The params class, or `undefined` for a tool without arguments or with Standard Schema params. */
   readonly paramsType: DataClass | undefined;
   /** Whether the tool only reads state. */
   readonly readOnly: boolean;

@@ -68,7 +68,11 @@ export function describePrompt(prompt: PromptTree): PromptDescriptor {
  * schemas hashed as canonical JSON (sorted keys). Changing any of the three invalidates overrides.
  */
 export function toolContractHash(tool: ToolDefinition): string {
-  const params = canonicalJson(contractSchema(tool.paramsType, 'object', 'params'));
+  const params = canonicalJson(
+    tool.params?.kind === 'standard-schema'
+      ? tool.params.jsonSchema('standard').schema
+      : contractSchema(tool.paramsType, 'object', 'params'),
+  );
   const result = canonicalJson(contractSchema(tool.resultType, tool.resultContainer, 'result'));
   return sha256(`${sha256(tool.description)}::${sha256(params)}::${sha256(result)}`);
 }
