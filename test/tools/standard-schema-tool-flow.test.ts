@@ -16,7 +16,7 @@ import {
   ToolInvoked,
   ToolResult,
 } from 'affordance';
-import { ScriptedAdapter } from 'affordance/testing';
+import { ScriptedAdapter, TEST_STATE_SECRET } from 'affordance/testing';
 
 const refundSchema = z.object({ orderId: z.string(), amount: z.number().positive() });
 type Refund = z.infer<typeof refundSchema>;
@@ -67,7 +67,7 @@ describe('a Standard Schema params tool through policies, approval and streaming
   });
 
   it('denies by policy, pauses for approval with the parsed params, streams and resumes', async () => {
-    const runtime = installAffordance(new Container());
+    const runtime = installAffordance(new Container(), { stateSecret: TEST_STATE_SECRET });
     const prompt = new Prompt({ ns: 'test', key: 'refunds', sections: [RefundSection] });
     const session = new Session();
     const parts: string[] = [];
