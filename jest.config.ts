@@ -22,13 +22,14 @@ const shared = {
     '^.+\\.ts$': ['ts-jest', { useESM: true }],
   },
   setupFiles: ['<rootDir>/test/support/setup.ts'],
-  // A test's budget is for catching a hang, not for judging speed: jest's 5 s
-  // default failed CPU-bound tests (session.test.ts › concurrency) on a loaded
-  // 2-core machine. Tests that start servers set their own, longer, budgets.
-  testTimeout: 60_000,
 } satisfies Config;
 
 const config: Config = {
+  // A test's budget is for catching a hang, not for judging speed: jest's 5 s
+  // default failed CPU-bound tests (session.test.ts › concurrency) on a loaded
+  // 2-core machine. Tests that start servers set their own, longer, budgets.
+  // (A global option: jest ignores it inside a project.)
+  testTimeout: 60_000,
   projects: [
     {
       ...shared,
