@@ -1,6 +1,4 @@
 import type { Clock } from '../core/clock.js';
-import { BudgetExceededError } from '../core/errors/budget-exceeded-error.js';
-import { DeadlineExceededError } from '../core/errors/deadline-exceeded-error.js';
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import {
   PromptEvaluationError,
@@ -32,6 +30,7 @@ import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 import type { ExecutedCalls, PausedCalls, ToolExecutor } from './tool-executor.js';
 import { parseAnswer } from './parse-answer.js';
+import { checkBudget, stopIfOver } from './evaluation-stops.js';
 import type { EvaluationObserver } from './telemetry/evaluation-observer.js';
 
 /** What one evaluation needs from the runtime that runs it. */
@@ -361,32 +360,13 @@ export class EvaluationRun<O> {
     return new PromptEvaluationError(message, { phase, prompt: this.#label, ...extra });
   }
 
+  /** Throws the error that stops the evaluation when its deadline passed or it was cancelled. */
   private stopIfOver(activity: string, phase: PromptEvaluationPhase): void {
-    const scope = this.#scope;
-    if (scope.deadline?.expired === true) {
-      throw this.fail(`Deadline expired ${activity}.`, phase, {
-        providerPayload: { deadlineExpiresAt: scope.deadline.expiresAt.toISOString() },
-      });
-    }
-    if (scope.signal.aborted) {
-      throw this.fail(`Evaluation was cancelled ${activity}.`, phase, {
-        cause: scope.signal.reason,
-      });
-    }
+    const stop = stopIfOver(this.#scope, activity, phase);
+    if (stop !== undefined) throw stop;
   }
 
   private checkBudget(): void {
-    const tracker = this.#scope.budgetTracker;
-    if (tracker === undefined) return;
-    if (this.#usage !== undefined) tracker.recordCumulative(this.#scope.evaluationId, this.#usage);
-    try {
-      tracker.check();
-    } catch (error) {
-      // The budget's own deadline surfaces as a DeadlineExceededError; both end the evaluation the same way.
-      if (BudgetExceededError.is(error) || DeadlineExceededError.is(error)) {
-        throw this.fail(error.message, 'budget', { cause: error });
-      }
-      throw error;
-    }
+    checkBudget(this.#scope, this.#usage);
   }
 }

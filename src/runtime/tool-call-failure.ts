@@ -34,28 +34,6 @@ export function unknownToolMessage(
   return `Unknown tool ${name}. Available tools: ${available.length === 0 ? 'none' : available.join(', ')}.`;
 }
 
-/** The error that stops the evaluation when its deadline passed or it was cancelled, else `undefined`. @internal */
-export function stopIfOver(
-  scope: EvaluationScope,
-  activity: string,
-): PromptEvaluationError | undefined {
-  if (scope.deadline?.expired === true) {
-    return new PromptEvaluationError(`Deadline expired ${activity}.`, {
-      phase: 'tool',
-      prompt: scope.prompt.label,
-      providerPayload: { deadlineExpiresAt: scope.deadline.expiresAt.toISOString() },
-    });
-  }
-  if (scope.signal.aborted) {
-    return new PromptEvaluationError(`Evaluation was cancelled ${activity}.`, {
-      phase: 'tool',
-      prompt: scope.prompt.label,
-      cause: scope.signal.reason,
-    });
-  }
-  return undefined;
-}
-
 /**
  * The failure for whatever a handler threw: an interruption (deadline or
  * cancellation) stops the evaluation with outcome `unknown`; a

@@ -21,7 +21,8 @@ import type { ApprovalDecision } from './approval/approval-decision.js';
 import { afterResult, checkGate, type GateVerdict } from './policy-gate.js';
 import { isThenable } from '../core/is-thenable.js';
 import type { PolicyRef, ToolPolicy } from '../tools/tool-policy.js';
-import { stopIfOver, unknownToolMessage } from './tool-call-failure.js';
+import { unknownToolMessage } from './tool-call-failure.js';
+import { stopIfOver } from './evaluation-stops.js';
 import { type CallParts, OpenedCall } from './opened-call.js';
 
 /** A call scope that failed to open (`callScope` when it opened but the snapshot failed). */
