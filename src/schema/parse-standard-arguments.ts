@@ -13,6 +13,7 @@ import type {
   StandardSchemaResult,
   StandardSchemaV1,
 } from './standard-schema.js';
+import { decodeArguments } from './decode-arguments.js';
 
 type Schema = Record<string, unknown>;
 
@@ -33,7 +34,7 @@ export function parseStandardArguments<T>(
   raw: unknown,
   strictSource: Schema | undefined,
 ): T | Promise<T> {
-  const decoded = decode(raw);
+  const decoded = decodeArguments(raw);
   if (!isPlainObject(decoded)) {
     throw new ToolValidationError(`Arguments must be a JSON object; got ${kindOf(decoded)}.`);
   }
@@ -75,19 +76,6 @@ function failedToValidate(error: unknown): ToolValidationError {
   return new ToolValidationError(`Arguments could not be validated: ${describeThrown(error)}`, {
     cause: error,
   });
-}
-
-function decode(raw: unknown): unknown {
-  if (raw === undefined) return {};
-  if (typeof raw !== 'string') return raw;
-  if (raw.trim() === '') return {};
-  try {
-    return JSON.parse(raw);
-  } catch (error) {
-    throw new ToolValidationError(`Arguments are not valid JSON: ${describeThrown(error)}`, {
-      cause: error,
-    });
-  }
 }
 
 function kindOf(value: unknown): string {

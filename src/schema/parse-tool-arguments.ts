@@ -17,6 +17,7 @@ import { type ParamsShape, readParamsShape } from './params-shape.js';
 import { isPlainObject } from './plain-object.js';
 import { screenArguments } from './screen-arguments.js';
 import { toValidationIssues } from './validation-issues.js';
+import { decodeArguments } from './decode-arguments.js';
 
 /** Options of {@link parseToolArguments}. */
 export interface ParseToolArgumentsOptions {
@@ -98,7 +99,7 @@ export function parseToolArgumentsNow<T>(
   options?: ParseToolArgumentsOptions,
 ): T | Promise<T> {
   try {
-    const decoded = decode(paramsType, raw);
+    const decoded = decodeArguments(raw, paramsType);
     if (!isPlainObject(decoded)) {
       return fail(paramsType, `Arguments must be a JSON object; got ${describeValue(decoded)}.`);
     }
@@ -167,20 +168,6 @@ export async function parseWithClassValidator<T>(
   mergeValidationIssues(issues, errors);
   if (issues.length > 0) throw new ToolValidationError(issues, { paramsType });
   return instance;
-}
-
-function decode(paramsType: abstract new (...args: never[]) => unknown, raw: unknown): unknown {
-  if (raw === undefined) return {};
-  if (typeof raw !== 'string') return raw;
-  if (raw.trim() === '') return {};
-  try {
-    return JSON.parse(raw);
-  } catch (error) {
-    throw new ToolValidationError(`Arguments are not valid JSON: ${describeThrown(error)}`, {
-      paramsType,
-      cause: error,
-    });
-  }
 }
 
 /**

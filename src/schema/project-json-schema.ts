@@ -3,6 +3,7 @@ import { joinFieldPath } from './field-path.js';
 import type { JsonSchema, ParamsJsonSchema, SchemaProfile } from './params-json-schema.js';
 import { isPlainObject } from './plain-object.js';
 import { SchemaGaps } from './schema-gaps.js';
+import { strictFormats } from './schema-keywords.js';
 
 type Schema = Record<string, unknown>;
 
@@ -33,19 +34,6 @@ const strictKeywords = new Set([
 
 /** Keywords strict mode cannot carry at all: a schema using them is sent non-strict. */
 const blockingKeywords = new Set(['allOf', 'oneOf', 'not', 'prefixItems', 'patternProperties']);
-
-/** The `format` values OpenAI strict mode supports (as for params classes, `schema-keywords.ts`). */
-const strictFormats = new Set([
-  'date-time',
-  'time',
-  'date',
-  'duration',
-  'email',
-  'hostname',
-  'ipv4',
-  'ipv6',
-  'uuid',
-]);
 
 const maxDepth = 64;
 

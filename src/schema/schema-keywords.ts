@@ -2,8 +2,8 @@ import type { JsonValue } from './dump.js';
 import type { MutableSchema } from './mutable-schema.js';
 import type { SchemaGaps } from './schema-gaps.js';
 
-/** The `format` values OpenAI strict mode supports. */
-const strictFormats = new Set([
+/** The `format` values OpenAI strict mode supports. @internal */
+export const strictFormats: ReadonlySet<string> = new Set([
   'date-time',
   'time',
   'date',
