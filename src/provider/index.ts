@@ -89,6 +89,7 @@ export {
   parseToolArguments,
   type ParseToolArgumentsOptions,
 } from '../schema/parse-tool-arguments.js';
+export { parseToolArgumentsSync } from '../schema/parse-tool-arguments-sync.js';
 export { toJsonSchema } from '../schema/to-json-schema.js';
 
 export { quotedName } from '../core/errors/quoted-name.js';

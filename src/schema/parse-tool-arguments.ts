@@ -3,7 +3,7 @@ import {
   type ClassTransformOptions,
   plainToInstance,
 } from 'class-transformer';
-import { validate, type ValidatorOptions } from 'class-validator';
+import { validate, validateSync, type ValidatorOptions } from 'class-validator';
 
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import {
@@ -78,12 +78,18 @@ const noArguments = 'Tool does not accept any arguments.';
  * `items[2].name`), keys that are not identifiers quoted (`meta["a b"]`), and
  * `''` for the whole payload. Nothing else is ever thrown, whatever the input.
  */
-export async function parseToolArguments<T>(
+export function parseToolArguments<T>(
   paramsType: new (...args: never[]) => T,
   raw: unknown,
   options?: ParseToolArgumentsOptions,
 ): Promise<T> {
-  return await parseToolArgumentsNow(paramsType, raw, options);
+  // No `async`: an accepted call settles in one hop, and nothing is ever thrown synchronously.
+  try {
+    const parsed = parseToolArgumentsNow(paramsType, raw, options);
+    return parsed instanceof Promise ? parsed : Promise.resolve(parsed);
+  } catch (error) {
+    return Promise.reject(asValidationError(paramsType, error));
+  }
 }
 
 /**
@@ -98,6 +104,30 @@ export function parseToolArgumentsNow<T>(
   raw: unknown,
   options?: ParseToolArgumentsOptions,
 ): T | Promise<T> {
+  return parseArgumentsWith(paramsType, raw, options, (shape, decoded, profile) =>
+    parseWithClassValidator(paramsType, shape, decoded, profile).catch((error: unknown) => {
+      throw asValidationError(paramsType, error);
+    }),
+  );
+}
+
+/**
+ * The steps every form of {@link parseToolArguments} shares: decode, check the
+ * payload is an object, answer a class without fields, try the compiled fast
+ * path, and hand anything else to `full` (class-validator, awaited or not).
+ * Whatever goes wrong before `full` answers is thrown as a `ToolValidationError`.
+ * @internal
+ */
+export function parseArgumentsWith<T, R>(
+  paramsType: new (...args: never[]) => T,
+  raw: unknown,
+  options: ParseToolArgumentsOptions | undefined,
+  full: (
+    shape: ParamsShape,
+    decoded: Record<string, unknown>,
+    profile: SchemaProfile | undefined,
+  ) => R,
+): T | R {
   try {
     const decoded = decodeArguments(raw, paramsType);
     if (!isPlainObject(decoded)) {
@@ -111,11 +141,7 @@ export function parseToolArgumentsNow<T>(
     // The compiled fast path answers only for arguments it accepts; anything else takes the full path.
     const fast = parseCompiled(paramsType, shape, decoded, options?.profile ?? 'standard');
     if (fast !== undefined) return fast as T;
-    return parseWithClassValidator(paramsType, shape, decoded, options?.profile).catch(
-      (error: unknown) => {
-        throw asValidationError(paramsType, error);
-      },
-    );
+    return full(shape, decoded, options?.profile);
   } catch (error) {
     throw asValidationError(paramsType, error);
   }
@@ -146,16 +172,47 @@ export async function parseWithClassValidator<T>(
   decoded: Record<string, unknown>,
   profile: SchemaProfile | undefined,
 ): Promise<T> {
+  const issues: ToolValidationIssue[] = [];
+  const instance = instanceToValidate(paramsType, shape, decoded, profile, issues);
+  return checked(
+    paramsType,
+    instance,
+    issues,
+    await validate(instance as object, validatorOptions),
+  );
+}
+
+/**
+ * {@link parseWithClassValidator} with class-validator's `validateSync`, for a
+ * params class without asynchronous constraints (the caller checks). @internal
+ * @throws ToolValidationError listing every problem.
+ */
+export function parseWithClassValidatorSync<T>(
+  paramsType: new (...args: never[]) => T,
+  shape: ParamsShape,
+  decoded: Record<string, unknown>,
+  profile: SchemaProfile | undefined,
+): T {
+  const issues: ToolValidationIssue[] = [];
+  const instance = instanceToValidate(paramsType, shape, decoded, profile, issues);
+  return checked(paramsType, instance, issues, validateSync(instance as object, validatorOptions));
+}
+
+/** Normalizes, screens and converts `decoded` into an instance for class-validator, screening issues into `issues`. */
+function instanceToValidate<T>(
+  paramsType: new (...args: never[]) => T,
+  shape: ParamsShape,
+  decoded: Record<string, unknown>,
+  profile: SchemaProfile | undefined,
+  issues: ToolValidationIssue[],
+): T {
   const normalized =
     profile === 'openai-strict'
       ? (normalizeStrictArguments(paramsType, decoded) as Record<string, unknown>)
       : decoded;
-
-  const issues: ToolValidationIssue[] = [];
   const clean = screenArguments(shape, normalized, issues);
-  let instance: T;
   try {
-    instance = plainToInstance(paramsType as ClassConstructor<T>, clean, transformOptions);
+    return plainToInstance(paramsType as ClassConstructor<T>, clean, transformOptions);
   } catch (error) {
     issues.push({
       path: '',
@@ -163,8 +220,15 @@ export async function parseWithClassValidator<T>(
     });
     throw new ToolValidationError(issues, { paramsType, cause: error });
   }
-  // A class instance is always an object; T is unconstrained so `new () => unknown` classes fit.
-  const errors = await validate(instance as object, validatorOptions);
+}
+
+/** `instance` when neither the screening nor class-validator found a problem. */
+function checked<T>(
+  paramsType: new (...args: never[]) => T,
+  instance: T,
+  issues: ToolValidationIssue[],
+  errors: Parameters<typeof toValidationIssues>[0],
+): T {
   mergeValidationIssues(issues, errors);
   if (issues.length > 0) throw new ToolValidationError(issues, { paramsType });
   return instance;

@@ -71,6 +71,11 @@ export interface Contender {
   readonly name: string;
   /** One operation (sync or async). */
   readonly run: () => unknown;
+  /**
+   * Call `run` without awaiting it, as a synchronous API is called (an `await`
+   * of a plain value still costs a microtask). Only for a `run` that returns no promise.
+   */
+  readonly sync?: boolean | undefined;
   /** The most this contender may cost, as a ratio to the baseline; printed with met / not met. */
   readonly goal?: number | undefined;
   /** What the goal compares against when it is not the table's baseline (a contender's name). */
@@ -116,13 +121,14 @@ function evictCaches(): number {
 }
 
 /** Runs `run` `batch` times, each after {@link evictCaches}, and returns the nanoseconds spent in `run` alone. */
-async function timeCold(run: () => unknown, batch: number): Promise<number> {
+async function timeCold(run: () => unknown, batch: number, sync: boolean): Promise<number> {
   let spent = 0n;
   let checksum = 0;
   for (let i = 0; i < batch; i++) {
     checksum += evictCaches();
     const start = process.hrtime.bigint();
-    await run();
+    if (sync) run();
+    else await run();
     spent += process.hrtime.bigint() - start;
   }
   if (checksum < 0) throw new Error('unreachable: the eviction sum is never negative');
@@ -171,11 +177,13 @@ export async function compare(
       // and does not slow the next contender.
       await nextTurn();
       if (options.coldCaches === true) {
-        (times[index] as number[]).push((await timeCold(contender.run, batch)) / batch);
+        const spent = await timeCold(contender.run, batch, contender.sync === true);
+        (times[index] as number[]).push(spent / batch);
         continue;
       }
       const start = process.hrtime.bigint();
-      for (let i = 0; i < batch; i++) await contender.run();
+      if (contender.sync === true) for (let i = 0; i < batch; i++) contender.run();
+      else for (let i = 0; i < batch; i++) await contender.run();
       (times[index] as number[]).push(Number(process.hrtime.bigint() - start) / batch);
     }
   }

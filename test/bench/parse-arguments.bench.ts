@@ -4,8 +4,8 @@
  * class-transformer + class-validator calls made by hand, and against zod 4
  * with an equivalent schema. Also the JSON Schema of the class, cached and not.
  *
- * src/index.ts does not export the schema functions yet, so they are imported
- * from their modules.
+ * The schema functions are imported from their modules (they are public in
+ * `affordance/provider`), as the other benches import the sources.
  */
 import 'reflect-metadata';
 
@@ -32,6 +32,7 @@ import { z } from 'zod';
 
 import { buildJsonSchema } from '../../src/schema/build-json-schema.js';
 import { parseToolArguments } from '../../src/schema/parse-tool-arguments.js';
+import { parseToolArgumentsSync } from '../../src/schema/parse-tool-arguments-sync.js';
 import { analyseParamsClass } from '../../src/schema/params-shape.js';
 import { toJsonSchema } from '../../src/schema/to-json-schema.js';
 import { compare, measure, printTable } from './measure.js';
@@ -161,25 +162,36 @@ const orderText = JSON.stringify({
   customer: { name: 'Ada', address: { street: '1 Loop Road', city: 'London' } },
 });
 
-/** parseToolArguments against zod 4 for one shape, interleaved. */
+/**
+ * parseToolArguments, in both forms, against zod 4 for one shape, interleaved.
+ * zod's `parse` and `parseToolArgumentsSync` are called as synchronous APIs are
+ * (not awaited); `parseToolArguments` is awaited, as its callers must.
+ */
 async function againstZod(
   title: string,
   cls: new () => unknown,
   schema: z.ZodType,
   json: string,
 ): Promise<void> {
-  // Both must accept the payload, and build the same data from it, before they are timed.
-  const ours = await parseToolArguments(cls, json);
-  const theirs = schema.parse(JSON.parse(json));
-  if (!(ours instanceof cls) || JSON.stringify(ours) !== JSON.stringify(theirs)) {
-    throw new Error(`${title}: parseToolArguments and zod disagree`);
+  // Every form must accept the payload, and build the same data from it, before it is timed.
+  const theirs = JSON.stringify(schema.parse(JSON.parse(json)));
+  for (const ours of [await parseToolArguments(cls, json), parseToolArgumentsSync(cls, json)]) {
+    if (!(ours instanceof cls) || JSON.stringify(ours) !== theirs) {
+      throw new Error(`${title}: parseToolArguments and zod disagree`);
+    }
   }
   const zod = 'zod 4 strictObject.parse (JSON.parse first)';
   await compare(
     title,
     [
-      { name: zod, run: () => schema.parse(JSON.parse(json)) },
-      { name: 'parseToolArguments', run: () => parseToolArguments(cls, json), goal: 1 },
+      { name: zod, run: () => schema.parse(JSON.parse(json)), sync: true },
+      {
+        name: 'parseToolArgumentsSync',
+        run: () => parseToolArgumentsSync(cls, json),
+        sync: true,
+        goal: 1,
+      },
+      { name: 'parseToolArguments (awaited)', run: () => parseToolArguments(cls, json) },
     ],
     { baseline: zod, batch: 2_000, rounds: 15 },
   );

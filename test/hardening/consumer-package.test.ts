@@ -4,12 +4,9 @@
  *
  * How the consumer is set up, offline:
  * - The package is packed as from a fresh clone, without touching the working
- *   tree: what a clone holds of it (`package.json`, `README.md`, the tsconfig
- *   files, `src/`, `migrations/`, no `dist/`) is copied into a temporary
- *   directory, beside a link to this project's `node_modules`, and `npm pack`
- *   runs there with its scripts, so the tarball is what `npm publish` would
- *   upload (same `files` and `exports`). `dist/` is there only because the
- *   `prepack` script built it; without one the tarball has no `dist/`.
+ *   tree (`packAffordance`, test/support/pack-affordance.ts): the tarball is
+ *   what `npm publish` would upload (same `files` and `exports`), its `dist/`
+ *   built by the `prepack` script.
  * - The tarball is unpacked into `consumer/node_modules/affordance`, where
  *   `npm install <tarball>` puts it. npm itself cannot install it here: its
  *   dependencies are not in the npm cache and the test runs offline. They are
@@ -18,22 +15,12 @@
  *   the same module, as with a real install.
  * - Each consumer file runs in a plain `node` (no jest, no NODE_OPTIONS).
  */
-import { execFileSync } from 'node:child_process';
-import {
-  copyFileSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
+import { packAffordance, repo, runPlain as run } from '../support/pack-affordance.js';
+
 const entryPoints = [
   'affordance/provider',
   'affordance/testing',
@@ -48,44 +35,11 @@ let work: string;
 let consumer: string;
 let packedFiles: string[];
 
-/** Runs `command` in a plain environment; a failure shows what it printed (tsc reports on stdout). */
-function run(command: string, args: readonly string[], cwd: string): string {
-  const env = { ...process.env };
-  delete env['NODE_OPTIONS'];
-  try {
-    return execFileSync(command, args, {
-      cwd,
-      env,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(
-      `${[command, ...args].join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`.slice(0, 4000),
-      { cause: error },
-    );
-  }
-}
-
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'affordance-consumer-'));
-  const pkg = join(work, 'pkg');
-  mkdirSync(pkg);
-  for (const file of ['package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json']) {
-    copyFileSync(join(repo, file), join(pkg, file));
-  }
-  for (const folder of ['src', 'migrations']) {
-    cpSync(join(repo, folder), join(pkg, folder), { recursive: true });
-  }
-  symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
-  // With its scripts: `prepack` builds dist/ (the scripts print to stderr, the JSON to stdout).
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], pkg)) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
-  const tarball = join(work, packed[0]?.filename ?? '');
-  packedFiles = (packed[0]?.files ?? []).map((file) => file.path);
+  const packed = packAffordance(work);
+  const tarball = packed.tarball;
+  packedFiles = [...packed.files];
 
   consumer = join(work, 'consumer');
   const modules = join(consumer, 'node_modules');

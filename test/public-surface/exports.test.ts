@@ -280,6 +280,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'ParseStructuredOutputOptions',
     'parseToolArguments',
     'ParseToolArgumentsOptions',
+    'parseToolArgumentsSync',
     'partsOfTurn',
     'PROVIDER_SEAM_VERSION',
     'ProviderAdapter',

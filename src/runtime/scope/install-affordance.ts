@@ -2,6 +2,7 @@ import type { Container } from 'inversify';
 
 import { AffordanceRuntime } from '../affordance-runtime.js';
 import type { RuntimeOptions } from '../runtime-options.js';
+import { assertOwnInversify } from './assert-own-inversify.js';
 import { AffordanceContainer } from './tokens.js';
 
 /**
@@ -17,11 +18,15 @@ import { AffordanceContainer } from './tokens.js';
  * const response = await runtime.evaluate(prompt, { session });
  *
  * @returns the runtime, also resolvable as `container.get(AffordanceRuntime)`.
+ * @throws ConfigurationError when `container` comes from another copy of
+ * `inversify` than the one affordance imports (two copies cannot share
+ * containers), naming both versions.
  */
 export function installAffordance(
   container: Container,
   options: RuntimeOptions = {},
 ): AffordanceRuntime {
+  assertOwnInversify(container, 'installAffordance');
   const runtime = new AffordanceRuntime(container, options);
   container.bind(AffordanceContainer).toConstantValue(container);
   container.bind(AffordanceRuntime).toConstantValue(runtime);
