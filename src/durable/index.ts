@@ -16,6 +16,7 @@ export {
 export type {
   PostgresClient,
   PostgresPool,
+  PostgresPreparedQuery,
   PostgresQueryResult,
 } from './postgres/postgres-pool.js';
 export {

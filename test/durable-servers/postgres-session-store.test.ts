@@ -3,7 +3,12 @@ import { readdirSync } from 'node:fs';
 import pg from 'pg';
 
 import { ConfigurationError } from 'affordance';
-import { PostgresSessionStore, applyPostgresMigrations } from 'affordance/durable';
+import {
+  PostgresSessionStore,
+  applyPostgresMigrations,
+  type PostgresPool,
+  type PostgresPreparedQuery,
+} from 'affordance/durable';
 
 // The command's logic (the command itself is `affordance-migrate`, not an export).
 import { runMigrateCli } from '../../src/durable/postgres/run-migrate-cli.js';
@@ -42,6 +47,57 @@ describeWithPostgres('PostgresSessionStore on a real PostgreSQL', () => {
       store: new PostgresSessionStore({ pool: database(), tablePrefix }),
       close: () => Promise.resolve(),
     };
+  });
+
+  sessionStoreContract(
+    'the SessionStore contract, unprepared, through a pool that takes only text',
+    async () => {
+      const tablePrefix = `contract_${++namespaces}_`;
+      await applyPostgresMigrations(database(), { tablePrefix });
+      const textOnly = {
+        query: (text: unknown, values?: readonly unknown[]) => {
+          if (typeof text !== 'string') throw new TypeError('this pool takes only text');
+          return database().query(text, values as unknown[]);
+        },
+        connect: () => database().connect(),
+      };
+      return {
+        store: new PostgresSessionStore({ pool: textOnly, tablePrefix, prepare: false }),
+        close: () => Promise.resolve(),
+      };
+    },
+  );
+
+  it('commits in one statement, prepared once per connection under a name of its table prefix', async () => {
+    const tablePrefix = 'prepared_';
+    await applyPostgresMigrations(database(), { tablePrefix });
+    const sent: { name: string | undefined; text: string }[] = [];
+    const recording: PostgresPool = {
+      query: (query: string | PostgresPreparedQuery, values?: readonly unknown[]) => {
+        if (typeof query === 'string') {
+          sent.push({ name: undefined, text: query });
+          return database().query(query, [...(values ?? [])]);
+        }
+        sent.push({ name: query.name, text: query.text });
+        return database().query({ name: query.name, text: query.text, values: [...query.values] });
+      },
+      connect: () => Promise.reject(new Error('a commit needs no connection of its own')),
+    };
+    const store = new PostgresSessionStore({ pool: recording, tablePrefix });
+    expect(await store.commit(change('p-1', 0, { append: [log('e', 1)], records: { r: 1 } }))).toBe(
+      1,
+    );
+    expect(await store.commit(change('p-1', 1, { append: [log('e', 2)] }))).toBe(2);
+    expect(await store.commit(change('p-1', 2, { append: [log('e', 3)] }))).toBe(3);
+    expect((await store.load('p-1'))?.slices).toEqual([
+      { name: 'e', policy: 'log', values: [1, 2, 3] },
+    ]);
+    // One statement per commit and per load, each named; the same change shape reuses its name.
+    expect(sent).toHaveLength(4);
+    expect(sent.every((query) => query.name?.startsWith('prepared_') === true)).toBe(true);
+    expect(sent[1]?.name).toBe(sent[2]?.name);
+    expect(sent[0]?.name).not.toBe(sent[1]?.name);
+    expect(sent.filter((query) => /^\s*(BEGIN|COMMIT)/i.test(query.text))).toEqual([]);
   });
 
   it('refuses a table prefix that is not a plain lower-case identifier, naming the option', async () => {

@@ -36,6 +36,47 @@ describeWithRedis('RedisSessionStore on a real redis-server', () => {
     }),
   );
 
+  sessionStoreContract('the SessionStore contract, through a client without evalsha', () => {
+    const plain = redis();
+    // Only `eval`: the store sends each script's text, as before it knew `evalsha`.
+    const evalOnly = { eval: plain.eval.bind(plain) };
+    return Promise.resolve({
+      store: new RedisSessionStore({ client: evalOnly, keyPrefix: `contract:${++namespaces}:` }),
+      close: () => Promise.resolve(),
+    });
+  });
+
+  it('sends a script by its SHA-1 once the server knows it, and its text again after SCRIPT FLUSH', async () => {
+    const plain = redis();
+    const sent: string[] = [];
+    const counting = {
+      eval: (script: string, numKeys: number, ...args: (string | number)[]) => {
+        sent.push('eval');
+        return plain.eval(script, numKeys, ...args);
+      },
+      evalsha: (sha1: string, numKeys: number, ...args: (string | number)[]) => {
+        sent.push('evalsha');
+        return plain.evalsha(sha1, numKeys, ...args);
+      },
+    };
+    const store = new RedisSessionStore({ client: counting, keyPrefix: 'sha:' });
+    await plain.script('FLUSH');
+    expect(await store.commit(change('s-1', 0, { append: [log('e', 1)] }))).toBe(1);
+    expect(sent).toEqual(['evalsha', 'eval']);
+    sent.length = 0;
+    expect(await store.commit(change('s-1', 1, { append: [log('e', 2)] }))).toBe(2);
+    expect(await store.commit(change('s-1', 2, { append: [log('e', 3)] }))).toBe(3);
+    expect(sent).toEqual(['evalsha', 'evalsha']);
+    sent.length = 0;
+    await plain.script('FLUSH');
+    expect(await store.commit(change('s-1', 3, { append: [log('e', 4)] }))).toBe(4);
+    const loaded = await store.load('s-1');
+    expect(loaded?.slices).toEqual([{ name: 'e', policy: 'log', values: [1, 2, 3, 4] }]);
+    expect(sent).toEqual(['evalsha', 'eval', 'evalsha', 'eval']);
+    await store.delete('s-1');
+    expect(await store.load('s-1')).toBeUndefined();
+  });
+
   it('refuses a key prefix that would break the hash tag or is not plain, naming the option', () => {
     for (const keyPrefix of ['tenant{1}:', 'with space:', '', 'x'.repeat(65), 'naïve:']) {
       const error = catchError(

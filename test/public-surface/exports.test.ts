@@ -448,6 +448,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'OpenSessionOptions',
     'PostgresClient',
     'PostgresPool',
+    'PostgresPreparedQuery',
     'PostgresQueryResult',
     'PostgresSessionStore',
     'PostgresSessionStoreOptions',

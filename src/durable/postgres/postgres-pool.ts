@@ -16,13 +16,30 @@ export interface PostgresClient {
 }
 
 /**
+ * A statement to prepare once per connection under `name` and run with
+ * `values`: node-postgres's query config object.
+ */
+export interface PostgresPreparedQuery {
+  readonly name: string;
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
+/**
  * The part of a PostgreSQL connection pool affordance uses, so that the
  * package never loads a driver itself: pass a `pg.Pool` (node-postgres), or
  * anything with the same `query` and `connect`.
  */
 export interface PostgresPool {
-  /** Runs one statement on any free connection. */
-  query(text: string, values?: readonly unknown[]): Promise<PostgresQueryResult>;
+  /**
+   * Runs one statement on any free connection. `PostgresSessionStore` passes
+   * a {@link PostgresPreparedQuery} instead of text unless its option
+   * `prepare` is `false`.
+   */
+  query(
+    text: string | PostgresPreparedQuery,
+    values?: readonly unknown[],
+  ): Promise<PostgresQueryResult>;
   /** Checks out one connection, for a transaction; release it when done. */
   connect(): Promise<PostgresClient>;
 }

@@ -4,15 +4,29 @@ import { SessionStore } from '../session-store.js';
 import { damagedSession, readStoredSession } from '../read-stored-session.js';
 import type { SessionChange, StoredSession } from '../stored-session.js';
 import { commitScript, deleteScript, loadScript } from './redis-session-scripts.js';
+import { redisScript, runScript } from './run-script.js';
+
+const scripts = {
+  load: redisScript(loadScript),
+  commit: redisScript(commitScript),
+  delete: redisScript(deleteScript),
+};
 
 /**
  * The part of a Redis client affordance uses: running a Lua script. An
  * ioredis `Redis` or `Cluster` fits; so does any client with the same `eval`
- * (replies as arrays, strings and numbers, nil as `null`).
+ * (replies as arrays, strings and numbers, nil as `null`), and `evalsha` if it
+ * has one.
  */
 export interface RedisScriptClient {
   /** `EVAL script numKeys key... arg...`. */
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  /**
+   * `EVALSHA sha1 numKeys key... arg...` (optional). With it, each call sends
+   * the script's SHA-1 instead of its text, and the text only when the server
+   * answers `NOSCRIPT`; rejecting with that error is how a client says so.
+   */
+  evalsha?(sha1: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
 }
 
 /** Options of a {@link RedisSessionStore}. */
@@ -56,19 +70,17 @@ export class RedisSessionStore extends SessionStore {
   /** {@inheritDoc SessionStore.load} */
   async load(sessionId: string): Promise<StoredSession | undefined> {
     checkSessionId('RedisSessionStore', sessionId);
-    const reply = await this.#client.eval(loadScript, 2, ...this.#keys(sessionId));
+    const reply = await runScript(this.#client, scripts.load, 2, this.#keys(sessionId));
     return decodeLoad(sessionId, reply);
   }
 
   /** {@inheritDoc SessionStore.commit} */
   async commit(change: SessionChange): Promise<number> {
     checkStoredNames('RedisSessionStore', change);
-    const reply = await this.#client.eval(
-      commitScript,
-      2,
+    const reply = await runScript(this.#client, scripts.commit, 2, [
       ...this.#keys(change.sessionId),
       ...encodeChange(change),
-    );
+    ]);
     const [applied, version] = expectArray(reply, 2, change.sessionId) as [unknown, unknown];
     if (applied === 1) return Number(version);
     throw new SessionConflictError({
@@ -81,7 +93,7 @@ export class RedisSessionStore extends SessionStore {
   /** {@inheritDoc SessionStore.delete} */
   async delete(sessionId: string): Promise<void> {
     checkSessionId('RedisSessionStore', sessionId);
-    await this.#client.eval(deleteScript, 2, ...this.#keys(sessionId));
+    await runScript(this.#client, scripts.delete, 2, this.#keys(sessionId));
   }
 
   #keys(sessionId: string): [string, string] {
