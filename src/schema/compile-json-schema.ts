@@ -1,0 +1,160 @@
+import { createRequire } from 'node:module';
+
+import type { Ajv as AjvInstance, ErrorObject, Options, ValidateFunction } from 'ajv';
+
+import { compileLinearPattern } from '../core/linear-pattern.js';
+import { describeThrown } from '../core/errors/describe-thrown.js';
+import { checkJsonSchema } from './check-json-schema.js';
+import { jsonSchemaFormats } from './json-schema-formats.js';
+import type { JsonSchemaProblem } from './json-schema-problem.js';
+import { isPlainObject } from './plain-object.js';
+
+/** A JSON Schema compiled by ajv: validates a value, leaving the errors in `errors`. @internal */
+export type CompiledJsonSchema = ValidateFunction;
+
+/** What {@link compileJsonSchema} returns. @internal */
+export type JsonSchemaCompilation =
+  | { readonly ok: true; readonly validate: CompiledJsonSchema }
+  | { readonly ok: false; readonly problems: readonly JsonSchemaProblem[] };
+
+type AjvClass = new (options: Options) => AjvInstance;
+
+/** A pattern the linear-time engine refused, thrown out of ajv's compile. */
+class RefusedPattern extends Error {}
+
+/**
+ * ajv's `code.regExp`: every `pattern` and `patternProperties` key runs on
+ * the linear-time engine (`compileLinearPattern`), so no argument can make a
+ * schema's pattern backtrack; a backreference or lookaround is refused.
+ */
+const linearEngine = Object.assign(
+  (pattern: string) => {
+    try {
+      new RegExp(pattern, 'u'); // compiling runs nothing
+    } catch {
+      throw new RefusedPattern(`"${pattern}" is not a regular expression valid with the "u" flag.`);
+    }
+    const compiled = compileLinearPattern(pattern);
+    if (!compiled.ok) {
+      const problem = compiled.problem.charAt(0).toUpperCase() + compiled.problem.slice(1);
+      throw new RefusedPattern(
+        `${problem}; patterns run only there, so no argument can make them backtrack.`,
+      );
+    }
+    const linear = compiled.pattern;
+    return { test: (text: string) => linear.test(text), toString: () => `/${pattern}/u` };
+  },
+  { code: 'affordanceLinearPattern' },
+);
+
+const options: Options = {
+  allErrors: true,
+  strict: true,
+  strictTypes: false,
+  strictTuples: false,
+  strictRequired: false,
+  allowUnionTypes: true,
+  validateFormats: true,
+  addUsedSchema: false,
+  formats: Object.fromEntries(jsonSchemaFormats),
+  code: { regExp: linearEngine },
+};
+
+const instances = new Map<string, AjvInstance>();
+
+/**
+ * The shared ajv instance of a dialect, loaded on first use: ajv is a
+ * dependency of the package, but costs tens of milliseconds to load, so an
+ * application without JSON Schema params never loads it.
+ */
+function ajvFor(dialect: 'draft-07' | '2020-12'): AjvInstance {
+  let ajv = instances.get(dialect);
+  if (ajv === undefined) {
+    const require = createRequire(import.meta.url);
+    const module = require(dialect === 'draft-07' ? 'ajv' : 'ajv/dist/2020') as {
+      default: AjvClass;
+    };
+    ajv = new module.default(options);
+    instances.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+const drafts = /^https?:\/\/json-schema\.org\/(draft-0[67])\/schema#?$/;
+const modern = /^https:\/\/json-schema\.org\/draft\/(2019-09|2020-12)\/schema$/;
+
+/**
+ * Compiles a tool's params JSON Schema with ajv (draft-07 for a schema that
+ * says `$schema: draft-07` or `draft-06`, 2020-12 otherwise), once: patterns
+ * on the linear-time engine, the formats of `jsonSchemaFormats`, every
+ * error collected (`allErrors`), unknown keywords refused (ajv's strict
+ * mode). Returns the validator or every problem found. @internal
+ */
+export function compileJsonSchema(schema: unknown): JsonSchemaCompilation {
+  const checked = checkJsonSchema(schema);
+  if (checked.length > 0) return { ok: false, problems: checked };
+  if (!isPlainObject(schema)) {
+    return {
+      ok: false,
+      problems: [{ pointer: '', keyword: 'type', message: 'The root schema must be an object.' }],
+    };
+  }
+  const { $schema: dialect, $id: _id, ...rest } = schema;
+  let ajv: AjvInstance;
+  if (dialect === undefined || (typeof dialect === 'string' && modern.test(dialect)))
+    ajv = ajvFor('2020-12');
+  else if (typeof dialect === 'string' && drafts.test(dialect)) ajv = ajvFor('draft-07');
+  else {
+    const message = `${JSON.stringify(dialect)} is not supported: use draft-07 or 2020-12 (or leave it out).`;
+    return { ok: false, problems: [{ pointer: '', keyword: '$schema', message }] };
+  }
+  const copy = structuredClone(rest);
+  try {
+    return { ok: true, validate: ajv.compile(copy) };
+  } catch (error) {
+    return { ok: false, problems: [problemOf(error)] };
+  } finally {
+    ajv.removeSchema(copy);
+  }
+}
+
+/** The keyword and place of an error ajv threw while compiling. */
+function problemOf(error: unknown): JsonSchemaProblem {
+  const message = describeThrown(error);
+  if (error instanceof RefusedPattern) return { pointer: '', keyword: 'pattern', message };
+  const unknownKeyword = /unknown keyword: "([^"]*)"/.exec(message);
+  if (unknownKeyword !== null) {
+    const keyword = unknownKeyword[1] ?? '';
+    return {
+      pointer: '',
+      keyword,
+      message: `"${keyword}" is not a JSON Schema keyword the validator knows.`,
+    };
+  }
+  const format = /unknown format "([^"]*)" ignored in schema at path "#?([^"]*)"/.exec(message);
+  if (format !== null) {
+    const known = [...jsonSchemaFormats.keys()].join(', ');
+    return {
+      pointer: format[2] ?? '',
+      keyword: 'format',
+      message: `"${format[1]}" is not supported: use ${known}.`,
+    };
+  }
+  if (/can't resolve reference/.test(message))
+    return {
+      pointer: '',
+      keyword: '$ref',
+      message: `${message} (only local references, #/$defs/... or #/definitions/..., are followed).`,
+    };
+  const invalid = /schema is invalid: data(\S*) (.*)$/.exec(message);
+  if (invalid !== null) {
+    const path = (invalid[1] ?? '').replace(/^\//, '').split('/');
+    const keyword = path.at(-1) || 'type';
+    const pointer = path.length > 1 ? `/${path.slice(0, -1).join('/')}` : '';
+    return { pointer, keyword, message: `Is not valid JSON Schema: ${invalid[2] ?? message}.` };
+  }
+  return { pointer: '', keyword: 'schema', message };
+}
+
+/** ajv's errors of the last `validate` call. @internal */
+export type JsonSchemaErrors = readonly ErrorObject[];
