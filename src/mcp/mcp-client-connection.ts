@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 
+import { callToolAsTask } from './call-tool-as-task.js';
 import type { McpServerAddress, McpToolsSectionOptions } from './mcp-connection-options.js';
 
 /** What one call sends and listens to. @internal */
@@ -14,6 +15,8 @@ export interface McpCallRequest {
     total?: number | undefined;
     message?: string | undefined;
   }) => void;
+  /** The server runs this tool only as a task (`execution.taskSupport: 'required'`). */
+  readonly asTask?: boolean | undefined;
 }
 
 /**
@@ -63,6 +66,7 @@ export class McpClientConnection {
   /** Calls a tool once; a dropped connection is reopened for the next use, never to resend this call. */
   async callTool(request: McpCallRequest): Promise<CallToolResult> {
     const client = await this.client();
+    if (request.asTask === true) return callToolAsTask(client, request);
     const result = await client.callTool(
       { name: request.name, arguments: request.arguments },
       undefined,

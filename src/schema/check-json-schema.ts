@@ -1,4 +1,5 @@
 import type { JsonSchemaProblem } from './json-schema-problem.js';
+import { linearSchemaPattern } from './linear-schema-pattern.js';
 import { isPlainObject, reservedKeys } from './plain-object.js';
 
 /** Most steps from the root to a subschema, as deep as tool arguments may nest. @internal */
@@ -74,14 +75,19 @@ export function checkJsonSchema(schema: unknown): JsonSchemaProblem[] {
       report(pointer, '$id', 'A `$id` below the root is not supported.');
     for (const [keyword, item] of Object.entries(value)) {
       const at = `${pointer}/${escape(keyword)}`;
-      if (mapKeywords.has(keyword) && isPlainObject(item)) {
+      if (keyword === 'pattern' && typeof item === 'string') {
+        const compiled = linearSchemaPattern(item);
+        if (!compiled.ok) report(pointer, keyword, compiled.problem);
+      } else if (mapKeywords.has(keyword) && isPlainObject(item)) {
         for (const [name, sub] of Object.entries(item)) {
+          const key = keyword === 'patternProperties' ? linearSchemaPattern(name) : undefined;
+          if (key?.ok === false) report(at, keyword, key.problem);
           if (keyword === 'properties' && reservedKeys.has(name))
             report(at, keyword, `"${name}" is a reserved name, never accepted as an argument key.`);
           else node(sub, `${at}/${escape(name)}`, depth + 1, keyword);
         }
       } else if (listKeywords.has(keyword) && Array.isArray(item)) {
-        item.forEach((sub, index) => node(sub, `${at}/${index}`, depth + 1, keyword));
+        item.forEach((sub, index) => { node(sub, `${at}/${index}`, depth + 1, keyword); });
       } else if (schemaKeywords.has(keyword)) node(item, at, depth + 1, keyword);
       else json(item, pointer, keyword, depth + 1);
     }

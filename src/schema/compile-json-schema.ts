@@ -2,10 +2,10 @@ import { createRequire } from 'node:module';
 
 import type { Ajv as AjvInstance, ErrorObject, Options, ValidateFunction } from 'ajv';
 
-import { compileLinearPattern } from '../core/linear-pattern.js';
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import { checkJsonSchema } from './check-json-schema.js';
 import { jsonSchemaFormats } from './json-schema-formats.js';
+import { linearSchemaPattern } from './linear-schema-pattern.js';
 import type { JsonSchemaProblem } from './json-schema-problem.js';
 import { isPlainObject } from './plain-object.js';
 
@@ -24,25 +24,15 @@ class RefusedPattern extends Error {}
 
 /**
  * ajv's `code.regExp`: every `pattern` and `patternProperties` key runs on
- * the linear-time engine (`compileLinearPattern`), so no argument can make a
- * schema's pattern backtrack; a backreference or lookaround is refused.
+ * the linear-time engine (`linearSchemaPattern`), so no argument can make a
+ * schema's pattern backtrack (`checkJsonSchema` has refused the others first).
  */
 const linearEngine = Object.assign(
-  (pattern: string) => {
-    try {
-      new RegExp(pattern, 'u'); // compiling runs nothing
-    } catch {
-      throw new RefusedPattern(`"${pattern}" is not a regular expression valid with the "u" flag.`);
-    }
-    const compiled = compileLinearPattern(pattern);
-    if (!compiled.ok) {
-      const problem = compiled.problem.charAt(0).toUpperCase() + compiled.problem.slice(1);
-      throw new RefusedPattern(
-        `${problem}; patterns run only there, so no argument can make them backtrack.`,
-      );
-    }
+  (source: string) => {
+    const compiled = linearSchemaPattern(source);
+    if (!compiled.ok) throw new RefusedPattern(compiled.problem);
     const linear = compiled.pattern;
-    return { test: (text: string) => linear.test(text), toString: () => `/${pattern}/u` };
+    return { test: (text: string) => linear.test(text), toString: () => `/${source}/u` };
   },
   { code: 'affordanceLinearPattern' },
 );
@@ -140,7 +130,7 @@ function problemOf(error: unknown): JsonSchemaProblem {
       message: `"${format[1]}" is not supported: use ${known}.`,
     };
   }
-  if (/can't resolve reference/.test(message))
+  if (message.includes("can't resolve reference"))
     return {
       pointer: '',
       keyword: '$ref',
@@ -149,7 +139,7 @@ function problemOf(error: unknown): JsonSchemaProblem {
   const invalid = /schema is invalid: data(\S*) (.*)$/.exec(message);
   if (invalid !== null) {
     const path = (invalid[1] ?? '').replace(/^\//, '').split('/');
-    const keyword = path.at(-1) || 'type';
+    const keyword = path.at(-1) ?? 'type';
     const pointer = path.length > 1 ? `/${path.slice(0, -1).join('/')}` : '';
     return { pointer, keyword, message: `Is not valid JSON Schema: ${invalid[2] ?? message}.` };
   }

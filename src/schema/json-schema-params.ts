@@ -144,7 +144,9 @@ function screen(
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => { screen(item, [...path, index], depth + 1, issues); });
+    value.forEach((item, index) => {
+      screen(item, [...path, index], depth + 1, issues);
+    });
     return;
   }
   for (const key of Object.keys(value)) {
@@ -177,7 +179,18 @@ function issueOf(error: AjvError, value: unknown): StandardSchemaIssue {
       path: [...path, error.params['additionalProperty']],
       message: 'unknown field (the schema does not allow it)',
     };
+  if (error.keyword === 'pattern' && typeof error.params['pattern'] === 'string')
+    return { path, message: `must match /${error.params['pattern']}/` };
+  if (error.keyword === 'enum' && Array.isArray(error.params['allowedValues']))
+    return { path, message: `must be one of ${listed(error.params['allowedValues'])}` };
   return { path, message: error.message ?? `fails ${error.keyword}` };
+}
+
+/** The first values of a list as JSON, then how many more there are. */
+function listed(values: readonly unknown[]): string {
+  const shown = values.slice(0, 10).map((value) => JSON.stringify(value));
+  const more = values.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
 }
 
 /** A JSON pointer into `value` as path segments, array indexes as numbers. */

@@ -299,7 +299,7 @@ describe('ToolDefinition with plain JSON Schema params', () => {
         'standard',
       ),
     ).toThrow(
-      /at\.x: is required.*path\[0\]\.x: must be number.*flag: must be boolean,string.*kind: must be equal to constant.*mode: must be equal to one of the allowed values.*env\.A: must be string/,
+      /at\.x: is required.*path\[0\]\.x: must be number.*flag: must be boolean,string.*kind: must be equal to constant.*mode: must be one of "a", "b", null.*env\.A: must be string/,
     );
   });
 
@@ -310,7 +310,7 @@ describe('ToolDefinition with plain JSON Schema params', () => {
     }).params!;
     // On a backtracking engine this argument takes longer than the age of the universe.
     expect(() => params.parse({ word: `${'a'.repeat(40)}!` }, 'standard')).toThrow(
-      /word: must match pattern/,
+      /word: must match \/\^\(a\+\)\+\$\//,
     );
     expect(params.parse({ word: 'aaa' }, 'standard')).toEqual({ word: 'aaa' });
   });
