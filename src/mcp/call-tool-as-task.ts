@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-import type { McpCallRequest } from './mcp-client-connection.js';
+import type { McpCallRequest } from './mcp-call-request.js';
 
 /** Polling interval when the server names none (the SDK's default). */
 const defaultPollMs = 1_000;

@@ -3,21 +3,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 
 import { callToolAsTask } from './call-tool-as-task.js';
+import type { McpCallRequest } from './mcp-call-request.js';
 import type { McpServerAddress, McpToolsSectionOptions } from './mcp-connection-options.js';
-
-/** What one call sends and listens to. @internal */
-export interface McpCallRequest {
-  readonly name: string;
-  readonly arguments: Record<string, unknown>;
-  readonly signal: AbortSignal;
-  readonly onProgress: (progress: {
-    progress: number;
-    total?: number | undefined;
-    message?: string | undefined;
-  }) => void;
-  /** The server runs this tool only as a task (`execution.taskSupport: 'required'`). */
-  readonly asTask?: boolean | undefined;
-}
 
 /**
  * One client connection to an MCP server, opened again when it failed or

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
-import type { SkippedMcpTool } from './mcp-tools-section.js';
+import type { SkippedMcpTool } from './skipped-mcp-tool.js';
 
 /** An MCP server started as a command and spoken to over its stdin and stdout. */
 export interface McpCommandServer {

@@ -10,17 +10,10 @@ import {
   ToolResult,
 } from '../index.js';
 import { McpClientConnection } from './mcp-client-connection.js';
+import type { SkippedMcpTool } from './skipped-mcp-tool.js';
 import type { McpToolsSectionOptions } from './mcp-connection-options.js';
 import { localToolName, modelDescription } from './mcp-tool-naming.js';
 import { toolResultOf } from './tool-result-of.js';
-
-/** A tool of the server that the section leaves out, and why. */
-export interface SkippedMcpTool {
-  /** The tool's name on the server. */
-  readonly name: string;
-  /** What affordance could not validate, or why the name or description was refused. */
-  readonly problems: readonly JsonSchemaProblem[];
-}
 
 /**
  * A section whose tools are those of an MCP server (a command over stdio, a

@@ -87,7 +87,9 @@ export function checkJsonSchema(schema: unknown): JsonSchemaProblem[] {
           else node(sub, `${at}/${escape(name)}`, depth + 1, keyword);
         }
       } else if (listKeywords.has(keyword) && Array.isArray(item)) {
-        item.forEach((sub, index) => { node(sub, `${at}/${index}`, depth + 1, keyword); });
+        item.forEach((sub, index) => {
+          node(sub, `${at}/${index}`, depth + 1, keyword);
+        });
       } else if (schemaKeywords.has(keyword)) node(item, at, depth + 1, keyword);
       else json(item, pointer, keyword, depth + 1);
     }
