@@ -60,14 +60,14 @@ async function connectAll(key: string, server: McpCommandServer) {
   const runtime = installAffordance(new Container());
   const call = async (name: string, args: Record<string, unknown>) =>
     runtime.callTool(prompt, { name, arguments: args });
-  return { section, call };
+  return { section, call, runtime, prompt };
 }
 
 const env = () => ({ PATH: process.env['PATH'] ?? '' });
 
 describe('the reference MCP servers over stdio', () => {
   it('server-everything: every tool accepted; echo, get-sum and the task-only research query called', async () => {
-    const { section, call } = await connectAll('everything', {
+    const { section, call, runtime, prompt } = await connectAll('everything', {
       command: process.execPath,
       args: [bin('server-everything'), 'stdio'],
       env: env(),
@@ -84,6 +84,23 @@ describe('the reference MCP servers over stdio', () => {
     const research = await call('simulate-research-query', { topic: 'tides' });
     expect(research.result.success).toBe(true);
     expect(research.message).toContain('# Research Report: tides');
+
+    // The call's signal stops the polling at once (and cancels the task on the server).
+    const controller = new AbortController();
+    const statuses: string[] = [];
+    const aborted = runtime.callTool(
+      prompt,
+      { name: 'simulate-research-query', arguments: { topic: 'reefs' } },
+      {
+        signal: controller.signal,
+        onProgress: (report) => {
+          statuses.push(report.message ?? '');
+          controller.abort('enough');
+        },
+      },
+    );
+    await expect(aborted).rejects.toThrow();
+    expect(statuses[0]).toMatch(/\.\.\.$/);
   }, 60_000);
 
   it('server-filesystem: every tool accepted; writes, reads, edits and lists files', async () => {
