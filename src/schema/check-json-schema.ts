@@ -101,3 +101,33 @@ export function checkJsonSchema(schema: unknown): JsonSchemaProblem[] {
 function escape(name: string): string {
   return name.replace(/~/g, '~0').replace(/\//g, '~1');
 }
+
+const scalarTypes = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
+/**
+ * Whether every value `schema` accepts holds only keys its `properties`
+ * declare (so no reserved key, `checkJsonSchema` having refused those names)
+ * and nests no deeper than the schema: every object closed
+ * (`additionalProperties: false`, no `patternProperties`), every array with
+ * one `items` schema, every value typed, no `$ref`. Conservative: `false`
+ * means the arguments are screened before the validator runs. @internal
+ */
+export function acceptsOnlyDeclaredKeys(schema: unknown): boolean {
+  if (!isPlainObject(schema) || '$ref' in schema || 'patternProperties' in schema) return false;
+  const branches = schema['anyOf'] ?? schema['oneOf'];
+  if (Array.isArray(branches)) return branches.every(acceptsOnlyDeclaredKeys);
+  if ('allOf' in schema) return false;
+  const fixed = 'const' in schema ? [schema['const']] : schema['enum'];
+  if (Array.isArray(fixed))
+    return fixed.every((value) => value === null || typeof value !== 'object');
+  const type = schema['type'];
+  const types: unknown[] = Array.isArray(type) ? type : [type];
+  return types.every((name) => {
+    if (typeof name === 'string' && scalarTypes.has(name)) return true;
+    if (name === 'array')
+      return !('prefixItems' in schema) && acceptsOnlyDeclaredKeys(schema['items']);
+    if (name !== 'object' || schema['additionalProperties'] !== false) return false;
+    const properties = schema['properties'] ?? {};
+    return isPlainObject(properties) && Object.values(properties).every(acceptsOnlyDeclaredKeys);
+  });
+}

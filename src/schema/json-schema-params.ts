@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
+import { acceptsOnlyDeclaredKeys } from './check-json-schema.js';
 import { compileJsonSchema, type CompiledJsonSchema } from './compile-json-schema.js';
 import { describeProblems, type JsonSchemaProblem } from './json-schema-problem.js';
 import type { ParamsJsonSchema, SchemaProfile } from './params-json-schema.js';
@@ -47,9 +48,16 @@ export class JsonSchemaParams<T> {
     validate: CompiledJsonSchema,
     subject: string,
   ) {
-    this.schema = standardView<T>(source, validate);
+    const screened = !acceptsOnlyDeclaredKeys(source);
+    this.#screened = screened;
+    this.schema = standardView<T>(source, validate, screened);
     this.#params = new StandardSchemaParams<T>(this.schema, subject, undefined);
+    this.#validate = validate;
   }
+
+  readonly #validate: CompiledJsonSchema;
+  /** Whether arguments are screened for reserved keys and depth (the schema does not rule them out). */
+  readonly #screened: boolean;
 
   /**
    * The params of `schema`, compiled once per schema object (a second tool
@@ -100,6 +108,17 @@ export class JsonSchemaParams<T> {
 
   /** See `ToolParams.parse`. */
   parse(raw: unknown, profile: SchemaProfile): T | Promise<T> {
+    // The common case straight to the validator; anything else (strict nulls, every issue) as a Standard Schema.
+    if (profile === 'standard' && typeof raw === 'string' && raw !== '') {
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        return this.#params.parse(raw, profile);
+      }
+      const screened = !this.#screened || passesScreen(value, 1);
+      if (isPlainObject(value) && screened && this.#validate(value)) return value as T;
+    }
     return this.#params.parse(raw, profile);
   }
 
@@ -113,6 +132,7 @@ export class JsonSchemaParams<T> {
 function standardView<T>(
   source: JsonSchemaObject,
   validate: CompiledJsonSchema,
+  screened: boolean,
 ): StandardSchemaV1<unknown, T> {
   const jsonSchema = () => source as Record<string, unknown>;
   return Object.freeze({
@@ -120,15 +140,32 @@ function standardView<T>(
       version: 1,
       vendor: 'json-schema',
       validate: (value: unknown): StandardSchemaResult<T> => {
-        const screened: StandardSchemaIssue[] = [];
-        screen(value, [], 1, screened);
-        if (screened.length > 0) return { issues: screened };
+        if (screened && !passesScreen(value, 1)) {
+          const screened: StandardSchemaIssue[] = [];
+          screen(value, [], 1, screened);
+          return { issues: screened };
+        }
         if (validate(value)) return { value: value as T };
         return { issues: (validate.errors ?? []).map((error) => issueOf(error, value)) };
       },
       jsonSchema: Object.freeze({ input: jsonSchema, output: jsonSchema }),
     }),
   });
+}
+
+/** Whether `value` holds no reserved key and nests no deeper than the bound (the fast check of {@link screen}). */
+function passesScreen(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth > maxArgumentDepth) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!passesScreen(item, depth + 1)) return false;
+    return true;
+  }
+  for (const key in value) {
+    if (reservedKeys.has(key)) return false;
+    if (!passesScreen((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 /** Keys arguments never carry (`__proto__`, names `Object.prototype` defines) and nesting past the bound. */

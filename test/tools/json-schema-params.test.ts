@@ -185,6 +185,14 @@ describe('ToolDefinition with plain JSON Schema params', () => {
       /a\.__proto__: is a reserved name/,
     );
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    // A closed schema (not screened first) refuses the key through the validator.
+    const closed = ticketTool().params!;
+    expect(() =>
+      closed.parse(
+        '{"title":"Jam","tags":[],"owner":{"email":"a@b.test","__proto__":{}}}',
+        'standard',
+      ),
+    ).toThrow(/owner\.__proto__: unknown field/);
     let deep: unknown = 1;
     for (let i = 0; i < 100; i++) deep = [deep];
     expect(() => open.parse({ deep }, 'standard')).toThrow(/nests deeper than 64 levels/);
