@@ -37,15 +37,26 @@ const linearEngine = Object.assign(
   { code: 'affordanceLinearPattern' },
 );
 
+/** What ajv logged while compiling the current schema (compiling is synchronous). */
+const warnings: string[] = [];
+
 const options: Options = {
   allErrors: true,
   strict: true,
+  // Unknown keywords are logged, then refused below unless they are `x-` extensions (annotations).
+  strictSchema: 'log',
+  logger: {
+    log: () => undefined,
+    warn: (...args: unknown[]) => {
+      warnings.push(args.map(String).join(' '));
+    },
+    error: () => undefined,
+  },
   strictTypes: false,
   strictTuples: false,
   strictRequired: false,
   allowUnionTypes: true,
   validateFormats: true,
-  addUsedSchema: false,
   formats: Object.fromEntries(jsonSchemaFormats),
   code: { regExp: linearEngine },
 };
@@ -78,7 +89,8 @@ const modern = /^https:\/\/json-schema\.org\/draft\/(2019-09|2020-12)\/schema$/;
  * says `$schema: draft-07` or `draft-06`, 2020-12 otherwise), once: patterns
  * on the linear-time engine, the formats of `jsonSchemaFormats`, every
  * error collected (`allErrors`), unknown keywords refused (ajv's strict
- * mode). Returns the validator or every problem found. @internal
+ * mode) except `x-` extensions, which are annotations. Returns the validator
+ * or every problem found. @internal
  */
 export function compileJsonSchema(schema: unknown): JsonSchemaCompilation {
   const checked = checkJsonSchema(schema);
@@ -99,8 +111,20 @@ export function compileJsonSchema(schema: unknown): JsonSchemaCompilation {
     return { ok: false, problems: [{ pointer: '', keyword: '$schema', message }] };
   }
   const copy = structuredClone(rest);
+  warnings.length = 0;
   try {
-    return { ok: true, validate: ajv.compile(copy) };
+    const validate = ajv.compile(copy);
+    const unknown = warnings.flatMap((warning) => {
+      const keyword = /unknown keyword: "([^"]*)"/.exec(warning)?.[1];
+      return keyword === undefined || keyword.startsWith('x-') ? [] : [keyword];
+    });
+    if (unknown.length === 0) return { ok: true, validate };
+    const problems = [...new Set(unknown)].map((keyword) => ({
+      pointer: '',
+      keyword,
+      message: `"${keyword}" is not a JSON Schema keyword the validator knows.`,
+    }));
+    return { ok: false, problems };
   } catch (error) {
     return { ok: false, problems: [problemOf(error)] };
   } finally {

@@ -311,6 +311,29 @@ describe('ToolDefinition with plain JSON Schema params', () => {
     );
   });
 
+  it('follows a recursive $ref to the root of each schema, and ignores x- extension keywords', () => {
+    const tree = build({
+      type: 'object',
+      'x-origin': 'openapi',
+      properties: { name: { type: 'string' }, child: { anyOf: [{ $ref: '#' }, { type: 'null' }] } },
+      required: ['name'],
+    }).params!;
+    const list = build({
+      type: 'object',
+      properties: { n: { type: 'integer' }, next: { $ref: '#' } },
+      required: ['n'],
+    }).params!;
+    const value = { name: 'a', child: { name: 'b', child: null } };
+    expect(tree.parse(value, 'standard')).toEqual(value);
+    expect(() => tree.parse({ name: 'a', child: { child: null } }, 'standard')).toThrow(
+      /child\.name: is required/,
+    );
+    expect(list.parse({ n: 1, next: { n: 2 } }, 'standard')).toEqual({ n: 1, next: { n: 2 } });
+    expect(() => list.parse({ n: 1, next: { name: 'x' } }, 'standard')).toThrow(
+      /next\.n: is required/,
+    );
+  });
+
   it('runs a pattern on the linear-time engine: a hostile argument answers at once', () => {
     const params = build({
       type: 'object',
