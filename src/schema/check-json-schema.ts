@@ -7,8 +7,8 @@ export const maxSchemaDepth = 64;
 /** Most nesting of JSON inside a schema (subschemas, `enum`, `const`, `default` values). */
 const maxJsonDepth = 4 * maxSchemaDepth;
 
-/** Keywords whose value is one subschema. */
-const schemaKeywords = new Set([
+/** Keywords whose value is one subschema. @internal */
+export const schemaKeywords = new Set([
   'items',
   'additionalItems',
   'additionalProperties',
@@ -21,10 +21,10 @@ const schemaKeywords = new Set([
   'then',
   'else',
 ]);
-/** Keywords whose value is a list of subschemas. */
-const listKeywords = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items']);
-/** Keywords whose value maps names to subschemas. */
-const mapKeywords = new Set([
+/** Keywords whose value is a list of subschemas. @internal */
+export const listKeywords = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items']);
+/** Keywords whose value maps names to subschemas. @internal */
+export const mapKeywords = new Set([
   'properties',
   'patternProperties',
   '$defs',

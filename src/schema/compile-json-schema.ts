@@ -6,6 +6,7 @@ import { describeThrown } from '../core/errors/describe-thrown.js';
 import { checkJsonSchema } from './check-json-schema.js';
 import { jsonSchemaFormats } from './json-schema-formats.js';
 import { linearSchemaPattern } from './linear-schema-pattern.js';
+import { addUniqueItems, useLinearUniqueItems } from './unique-items.js';
 import type { JsonSchemaProblem } from './json-schema-problem.js';
 import { isPlainObject } from './plain-object.js';
 
@@ -76,6 +77,7 @@ function ajvFor(dialect: 'draft-07' | '2020-12'): AjvInstance {
       default: AjvClass;
     };
     ajv = new module.default(options);
+    addUniqueItems(ajv);
     instances.set(dialect, ajv);
   }
   return ajv;
@@ -111,6 +113,7 @@ export function compileJsonSchema(schema: unknown): JsonSchemaCompilation {
     return { ok: false, problems: [{ pointer: '', keyword: '$schema', message }] };
   }
   const copy = structuredClone(rest);
+  useLinearUniqueItems(copy);
   warnings.length = 0;
   try {
     const validate = ajv.compile(copy);

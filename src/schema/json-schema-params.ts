@@ -218,6 +218,8 @@ function issueOf(error: AjvError, value: unknown): StandardSchemaIssue {
     };
   if (error.keyword === 'pattern' && typeof error.params['pattern'] === 'string')
     return { path, message: `must match /${error.params['pattern']}/` };
+  if (error.keyword === 'affordanceUniqueItems')
+    return { path, message: 'must not hold equal items' };
   if (error.keyword === 'enum' && Array.isArray(error.params['allowedValues']))
     return { path, message: `must be one of ${listed(error.params['allowedValues'])}` };
   return { path, message: error.message ?? `fails ${error.keyword}` };

@@ -334,6 +334,24 @@ describe('ToolDefinition with plain JSON Schema params', () => {
     );
   });
 
+  it('checks uniqueItems of 100,000 objects without comparing them pairwise', () => {
+    const params = build({
+      type: 'object',
+      properties: { rows: { type: 'array', items: { type: 'object' }, uniqueItems: true } },
+    }).params!;
+    const rows = Array.from({ length: 100_000 }, (_, i) => ({ i, tag: 'x' }));
+    // Pairwise (ajv's own uniqueItems for objects) this is 5e9 deep comparisons.
+    const parsed = params.parse(JSON.stringify({ rows }), 'standard') as { rows: unknown[] };
+    expect(parsed.rows).toHaveLength(100_000);
+    rows.push({ tag: 'x', i: 7 });
+    expect(() => params.parse(JSON.stringify({ rows }), 'standard')).toThrow(
+      /rows: must not hold equal items/,
+    );
+    expect(params.jsonSchema('standard').schema).toMatchObject({
+      properties: { rows: { uniqueItems: true } },
+    });
+  });
+
   it('runs a pattern on the linear-time engine: a hostile argument answers at once', () => {
     const params = build({
       type: 'object',
