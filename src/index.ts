@@ -253,6 +253,8 @@ export {
   type StandardSchemaV1,
 } from './schema/standard-schema.js';
 export type { ToolParams } from './schema/tool-params.js';
+export { jsonSchemaProblems, type JsonSchemaObject } from './schema/json-schema-params.js';
+export type { JsonSchemaProblem } from './schema/json-schema-problem.js';
 
 export { appendAll } from './session/append-all.js';
 export type { Reducer as SliceReducer, ReducerContext } from './session/reducer.js';

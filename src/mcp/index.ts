@@ -24,7 +24,8 @@ export type {
   McpTransportServer,
   McpUrlServer,
 } from './mcp-connection-options.js';
-export { McpToolsSection, type SkippedMcpTool } from './mcp-tools-section.js';
+export { McpToolsSection } from './mcp-tools-section.js';
+export type { SkippedMcpTool } from './skipped-mcp-tool.js';
 export {
   type ParamsFromSchema,
   paramsClassFromJsonSchema,

@@ -2,19 +2,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 
+import { callToolAsTask } from './call-tool-as-task.js';
+import type { McpCallRequest } from './mcp-call-request.js';
 import type { McpServerAddress, McpToolsSectionOptions } from './mcp-connection-options.js';
-
-/** What one call sends and listens to. @internal */
-export interface McpCallRequest {
-  readonly name: string;
-  readonly arguments: Record<string, unknown>;
-  readonly signal: AbortSignal;
-  readonly onProgress: (progress: {
-    progress: number;
-    total?: number | undefined;
-    message?: string | undefined;
-  }) => void;
-}
 
 /**
  * One client connection to an MCP server, opened again when it failed or
@@ -63,6 +53,7 @@ export class McpClientConnection {
   /** Calls a tool once; a dropped connection is reopened for the next use, never to resend this call. */
   async callTool(request: McpCallRequest): Promise<CallToolResult> {
     const client = await this.client();
+    if (request.asTask === true) return callToolAsTask(client, request);
     const result = await client.callTool(
       { name: request.name, arguments: request.arguments },
       undefined,

@@ -1,5 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
+import type { SkippedMcpTool } from './skipped-mcp-tool.js';
+
 /** An MCP server started as a command and spoken to over its stdin and stdout. */
 export interface McpCommandServer {
   /** The executable, e.g. `npx` or `node`. */
@@ -42,12 +44,20 @@ export interface McpToolsSectionOptions {
   /** Put before every tool name, so two servers' tools cannot clash, e.g. `weather_`. */
   readonly toolPrefix?: string | undefined;
   /**
-   * What to do with a tool whose input schema affordance cannot validate:
-   * `'error'` (default) fails `connect` naming the tool and the schema part;
-   * `'skip'` leaves the tool out and lists it in `section.skipped`. A schema
-   * is never trusted without validation.
+   * What to do with a tool whose input schema affordance cannot validate (a
+   * remote `$ref`, a pattern with a backreference, an unknown keyword or
+   * format; see `jsonSchemaProblems`) or whose name clashes: `'skip'`
+   * (default) leaves that tool out, lists it in `section.skipped` with its
+   * reasons and tells `onSkippedTools`; `'error'` (strict) fails `connect`
+   * (or the refresh) naming every such tool and the schema part. A schema is
+   * never trusted without validation, and one tool never costs the others.
    */
   readonly unsupportedSchemas?: 'error' | 'skip' | undefined;
+  /**
+   * Told, after each listing of the server's tools, which tools were left
+   * out and why (only when some were), e.g. to log them.
+   */
+  readonly onSkippedTools?: ((skipped: readonly SkippedMcpTool[]) => void) | undefined;
   /**
    * How often to try again when the connection fails or drops, before a call
    * or a refresh gives up (with `retryDelayMs` between tries). Default 2.

@@ -2,32 +2,29 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 import {
   ConfigurationError,
+  type JsonSchemaProblem,
+  jsonSchemaProblems,
   MarkdownSection,
   type ToolContext,
   ToolDefinition,
   ToolResult,
 } from '../index.js';
-import { paramsClassFromJsonSchema, type SchemaProblem } from './json-schema-params.js';
 import { McpClientConnection } from './mcp-client-connection.js';
+import type { SkippedMcpTool } from './skipped-mcp-tool.js';
 import type { McpToolsSectionOptions } from './mcp-connection-options.js';
 import { localToolName, modelDescription } from './mcp-tool-naming.js';
 import { toolResultOf } from './tool-result-of.js';
 
-/** A tool of the server that the section leaves out, and why. */
-export interface SkippedMcpTool {
-  /** The tool's name on the server. */
-  readonly name: string;
-  /** What affordance could not validate, or why the name or description was refused. */
-  readonly problems: readonly SchemaProblem[];
-}
-
 /**
  * A section whose tools are those of an MCP server (a command over stdio, a
  * URL over Streamable HTTP, or any SDK transport). Each server tool becomes a
- * `ToolDefinition` whose params class is built from the tool's JSON Schema, so
- * the model's arguments are validated before anything is sent; a schema
- * affordance cannot validate fails `connect` (or is skipped and listed in
- * `skipped`), never trusted blindly. A call is forwarded with the call's
+ * `ToolDefinition` whose params are the tool's JSON Schema (JSON Schema
+ * params: compiled by ajv, patterns on the linear-time engine), so the
+ * model's arguments are validated before anything is sent; a tool whose
+ * schema affordance cannot validate is left out and listed in `skipped`
+ * (with `unsupportedSchemas: 'error'`, `connect` fails instead), never
+ * trusted blindly. A tool the server runs only as a task is called as one
+ * (created, polled within the call's signal, its result read). A call is forwarded with the call's
  * signal (cancelling it on the server) and its progress; the server's result
  * becomes the tool's result, and a server error (`isError`, a protocol error,
  * a dropped connection) reaches the model as a failed result. When the server
@@ -80,8 +77,8 @@ export class McpToolsSection extends MarkdownSection {
 
   /**
    * Connects to the server, lists its tools and builds the section.
-   * @throws ConfigurationError when the server cannot be reached, or a tool's schema
-   *   cannot be validated (unless `unsupportedSchemas: 'skip'`).
+   * @throws ConfigurationError when the server cannot be reached, or (with
+   *   `unsupportedSchemas: 'error'`) a tool's schema cannot be validated.
    */
   static async connect(options: McpToolsSectionOptions): Promise<McpToolsSection> {
     const built: { section?: McpToolsSection } = {};
@@ -125,13 +122,14 @@ export class McpToolsSection extends MarkdownSection {
         skipped.push({ name: tool.name, problems: [clash(built.name)] });
       } else tools.push(built);
     }
-    if (skipped.length > 0 && this.#options.unsupportedSchemas !== 'skip') {
+    if (skipped.length > 0 && this.#options.unsupportedSchemas === 'error') {
       this.#longDescriptions = previous;
       throw unsupported(this.#options.key, this.serverName, skipped);
     }
     this.#tools = Object.freeze(tools);
     this.#skipped = Object.freeze(skipped);
     this.#revision += 1;
+    if (skipped.length > 0) this.#options.onSkippedTools?.(this.#skipped);
   }
 
   /** Grows with every refresh: a running evaluation then offers the new list from its next request. */
@@ -144,7 +142,7 @@ export class McpToolsSection extends MarkdownSection {
     return this.#refreshError;
   }
 
-  /** Server tools left out (with `unsupportedSchemas: 'skip'`): a schema affordance cannot validate, a clashing name. */
+  /** Server tools left out by the last refresh, each with its reasons: a schema affordance cannot validate, a clashing name. */
   get skipped(): readonly SkippedMcpTool[] {
     return this.#skipped;
   }
@@ -195,11 +193,11 @@ export class McpToolsSection extends MarkdownSection {
   }
 
   /** The ToolDefinition of a server tool, or the problems that keep it out. */
-  #define(tool: Tool): ToolDefinition | SchemaProblem[] {
+  #define(tool: Tool): ToolDefinition | JsonSchemaProblem[] {
     const name = localToolName(this.#options.toolPrefix ?? '', tool.name);
-    const className = `${this.#options.key}_${name}_Params`.replace(/[^A-Za-z0-9_$]/g, '_');
-    const params = paramsClassFromJsonSchema(tool.inputSchema, className);
-    if (!params.ok) return [...params.problems];
+    const problems = jsonSchemaProblems(tool.inputSchema);
+    if (problems.length > 0) return [...problems];
+    const asTask = tool.execution?.taskSupport === 'required';
     const server = this.serverName;
     const connection = this.#connection;
     const description = modelDescription(tool.description ?? tool.title, tool.name);
@@ -208,10 +206,11 @@ export class McpToolsSection extends MarkdownSection {
       return new ToolDefinition({
         name,
         description: description.short,
-        params: params.params,
+        params: tool.inputSchema,
         readOnly: tool.annotations?.readOnlyHint === true,
         handler: async (values: unknown, context: ToolContext) => {
-          const result = await forward(connection, server, tool.name, values, context);
+          const call = { name: tool.name, asTask };
+          const result = await forward(connection, server, call, values, context);
           // A list change the call announced is taken up before the model's next request.
           await this.#refreshing;
           return result;
@@ -228,7 +227,7 @@ export class McpToolsSection extends MarkdownSection {
 async function forward(
   connection: McpClientConnection,
   server: string,
-  name: string,
+  { name, asTask }: { readonly name: string; readonly asTask: boolean },
   values: unknown,
   context: ToolContext,
 ): Promise<ToolResult> {
@@ -242,6 +241,7 @@ async function forward(
       name,
       arguments: args,
       signal: context.signal,
+      asTask,
       onProgress: (progress) => {
         context.reportProgress(progress);
       },
@@ -256,7 +256,7 @@ async function forward(
   }
 }
 
-function clash(name: string): SchemaProblem {
+function clash(name: string): JsonSchemaProblem {
   return {
     pointer: '',
     keyword: 'name',
@@ -276,6 +276,6 @@ function unsupported(
   return new ConfigurationError({
     subject: `McpToolsSection '${key}' (server '${server}')`,
     problem: `has tools it cannot offer safely (input schemas affordance cannot validate, or clashing names): ${lines.join(' | ')}.`,
-    fix: "Pass `unsupportedSchemas: 'skip'` to McpToolsSection.connect to leave these tools out (they are listed in `section.skipped`), or simplify the server's schemas.",
+    fix: "Leave `unsupportedSchemas` at its default ('skip') to leave these tools out (they are listed in `section.skipped`), or simplify the server's schemas.",
   });
 }

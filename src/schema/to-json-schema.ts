@@ -4,6 +4,8 @@ import type { ParamsJsonSchema, SchemaProfile } from './params-json-schema.js';
 import { deepFreeze } from '../core/deep-freeze.js';
 import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
 import { StandardSchemaParams } from './standard-schema-params.js';
+import { type JsonSchemaObject, JsonSchemaParams } from './json-schema-params.js';
+import { isPlainObject } from './plain-object.js';
 
 const cache = new WeakMap<Class, Map<SchemaProfile, ParamsJsonSchema>>();
 const schemas = new WeakMap<StandardSchemaV1, StandardSchemaParams<unknown>>();
@@ -28,13 +30,23 @@ const schemas = new WeakMap<StandardSchemaV1, StandardSchemaParams<unknown>>();
  * properties nullable, unsupported keywords dropped into `unexpressed`, what
  * strict mode cannot carry in `strictBlockers`).
  *
+ * A plain JSON Schema object (JSON Schema params) is projected the same way.
+ *
  * @throws ConfigurationError when the class can never validate, or the
- * schema has no JSON Schema support or does not describe an object.
+ * schema has no JSON Schema support, does not describe an object or cannot
+ * be compiled.
  */
 export function toJsonSchema(
-  paramsType: (abstract new (...args: never[]) => unknown) | StandardSchemaV1,
+  paramsType: (abstract new (...args: never[]) => unknown) | StandardSchemaV1 | JsonSchemaObject,
   profile: SchemaProfile = 'standard',
 ): ParamsJsonSchema {
+  if (
+    typeof paramsType !== 'function' &&
+    !isStandardSchema(paramsType) &&
+    isPlainObject(paramsType)
+  ) {
+    return JsonSchemaParams.of(paramsType, 'JSON Schema params').jsonSchema(profile);
+  }
   if (typeof paramsType !== 'function' && isStandardSchema(paramsType)) {
     let params = schemas.get(paramsType);
     if (params === undefined) {
@@ -44,14 +56,15 @@ export function toJsonSchema(
     }
     return params.jsonSchema(profile);
   }
-  let byProfile = cache.get(paramsType);
+  const paramsClass = paramsType;
+  let byProfile = cache.get(paramsClass);
   if (byProfile === undefined) {
     byProfile = new Map();
-    cache.set(paramsType, byProfile);
+    cache.set(paramsClass, byProfile);
   }
   let result = byProfile.get(profile);
   if (result === undefined) {
-    result = deepFreeze(buildJsonSchema(paramsType, profile));
+    result = deepFreeze(buildJsonSchema(paramsClass, profile));
     byProfile.set(profile, result);
   }
   return result;

@@ -10,6 +10,7 @@ import { checkPolicies, type PolicyRef, type ToolApproval } from './tool-policy.
 import { checkSynchronous } from './check-synchronous.js';
 import type { JsonSchemaConverter, StandardSchemaV1 } from '../schema/standard-schema.js';
 import { type ToolParams, toolParamsOf } from '../schema/tool-params.js';
+import type { JsonSchemaObject } from '../schema/json-schema-params.js';
 import { isPlainObject } from '../schema/plain-object.js';
 
 /** A tool handler: receives the parsed params and the call's context; sync or async. */
@@ -25,11 +26,13 @@ export interface ToolDefinitionInit<P = unknown, R = unknown> {
   /** What the tool does, for the model: 1-200 ASCII characters, stored stripped. */
   readonly description: string;
   /**
-   * The params: a class-validator params class, or a Standard Schema object
+   * The params: a class-validator params class, a Standard Schema object
    * (e.g. `z.object({...})` from zod 4), whose output type types the handler's
-   * params. Omit for a tool that takes no arguments.
+   * params, or a plain JSON Schema object (draft-07 or 2020-12, validated by
+   * ajv; the handler's params are `unknown` unless the tool's type parameter
+   * says otherwise). Omit for a tool that takes no arguments.
    */
-  readonly params?: DataClass<P> | StandardSchemaV1<unknown, P> | undefined;
+  readonly params?: DataClass<P> | StandardSchemaV1<unknown, P> | JsonSchemaObject | undefined;
   /**
    * Writes the JSON Schema of a Standard Schema `params` whose library does
    * not implement Standard JSON Schema (zod 4:
@@ -78,7 +81,7 @@ export class ToolDefinition<P = unknown, R = unknown> {
   readonly description: string;
   /** The params class, or `undefined` for a tool without arguments or with a Standard Schema. */
   readonly paramsType: DataClass<P> | undefined;
-  /** How the params are described and parsed (class or Standard Schema); `undefined` without arguments. */
+  /** How the params are described and parsed (class, Standard Schema or JSON Schema); `undefined` without arguments. */
   readonly params: ToolParams<P> | undefined;
   /** The result class (the element class for list results), if declared. */
   readonly resultType: DataClass | undefined;

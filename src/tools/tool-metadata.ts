@@ -9,6 +9,8 @@ import {
   type JsonSchemaConverter,
   type StandardSchemaV1,
 } from '../schema/standard-schema.js';
+import type { JsonSchemaObject } from '../schema/json-schema-params.js';
+import { isPlainObject } from '../schema/plain-object.js';
 import {
   getOwnMetadata,
   mergeOverClassChain,
@@ -23,12 +25,13 @@ export interface ToolOptions {
   /** What the tool does, for the model: 1-200 ASCII characters. */
   readonly description: string;
   /**
-   * The params class, or a Standard Schema (e.g. a zod 4 object; the method's
-   * first parameter is then typed by hand, e.g. `z.infer<typeof schema>`).
+   * The params class, a Standard Schema (e.g. a zod 4 object) or a plain
+   * JSON Schema object (the method's first parameter is then typed by hand,
+   * e.g. `z.infer<typeof schema>`).
    * A class is normally read from the method's first parameter type; give it
    * here when your compiler emits no decorator metadata (esbuild, some SWC setups).
    */
-  readonly params?: DataClass | StandardSchemaV1;
+  readonly params?: DataClass | StandardSchemaV1 | JsonSchemaObject;
   /** Writes the JSON Schema of a Standard Schema `params` (see `ToolDefinitionInit.paramsJsonSchema`). */
   readonly paramsJsonSchema?: JsonSchemaConverter;
   /** The result class, or `[ResultClass]` for a list. */
@@ -73,8 +76,8 @@ export interface ToolMethodMetadata {
   readonly name: string;
   /** The params class, or `undefined` for a tool without arguments or with a Standard Schema. */
   readonly paramsType: DataClass | undefined;
-  /** The Standard Schema given as `params`, if any. */
-  readonly paramsSchema: StandardSchemaV1 | undefined;
+  /** The Standard Schema or plain JSON Schema given as `params`, if any. */
+  readonly paramsSchema: StandardSchemaV1 | JsonSchemaObject | undefined;
   /** The decorator's options. */
   readonly options: ToolOptions;
   /** The decorated method itself. */
@@ -149,7 +152,7 @@ function methodMetadata(
   record: ToolMethodRecord,
   name: string,
   paramsType: DataClass | undefined,
-  paramsSchema?: StandardSchemaV1,
+  paramsSchema?: StandardSchemaV1 | JsonSchemaObject,
 ): ToolMethodMetadata {
   const { methodName, options, method } = record;
   const synchronous = options.synchronous ?? record.synchronous;
@@ -169,7 +172,8 @@ function validateRecord(className: string, record: ToolMethodRecord): ToolMethod
   checkSynchronous(subject, record.options.synchronous, record.method, 'method');
   const explicit = record.options.params;
   if (explicit !== undefined) {
-    if (isStandardSchema(explicit)) return methodMetadata(record, name, undefined, explicit);
+    if (isStandardSchema(explicit) || isPlainObject(explicit))
+      return methodMetadata(record, name, undefined, explicit);
     if (typeof explicit !== 'function' || builtinTypes.has(explicit) || explicit === Object) {
       throw nonClassParams(subject, explicit);
     }

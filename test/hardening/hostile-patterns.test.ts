@@ -124,7 +124,7 @@ async function connect(tools: readonly RawTool[], skip = false): Promise<McpTool
   const section = await McpToolsSection.connect({
     key: 'raw',
     server: rawSchemaTransport(tools),
-    ...(skip ? { unsupportedSchemas: 'skip' as const } : {}),
+    unsupportedSchemas: skip ? ('skip' as const) : ('error' as const),
   });
   sections.push(section);
   return section;

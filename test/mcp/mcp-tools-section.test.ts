@@ -39,7 +39,7 @@ function newLog(): WeatherLog {
 async function inMemory(
   log: WeatherLog,
   options: Partial<McpToolsSectionOptions> = {},
-  server: { union?: boolean; odd?: boolean } = {},
+  server: { union?: boolean; odd?: boolean; backreference?: boolean } = {},
 ): Promise<McpToolsSection> {
   const section = await McpToolsSection.connect({
     key: 'weather',
@@ -134,15 +134,50 @@ describe('McpToolsSection', () => {
     expect(log.calls).toEqual(['get_forecast Lyon 2', 'close_station S-1', 'watch_storm']);
   });
 
-  it('refuses a tool whose schema it cannot validate, or skips it when asked', async () => {
-    const refused = inMemory(newLog(), {}, { union: true });
-    await expect(refused).rejects.toThrow(ConfigurationError);
-    await expect(refused).rejects.toThrow(/'set_alert': \/properties\/level type/);
-    await expect(refused).rejects.toThrow("Fix: Pass `unsupportedSchemas: 'skip'`");
+  it('skips a tool whose schema it cannot validate, telling onSkippedTools, or refuses it when strict', async () => {
+    const told: string[][] = [];
+    const section = await inMemory(
+      newLog(),
+      { onSkippedTools: (skipped) => told.push(skipped.map((tool) => tool.name)) },
+      { backreference: true },
+    );
+    expect(section.tools.map((tool) => tool.name)).not.toContain('set_siren');
+    expect(section.tools).toHaveLength(4);
+    expect(section.skipped).toEqual([
+      {
+        name: 'set_siren',
+        problems: [
+          {
+            pointer: '/properties/code',
+            keyword: 'pattern',
+            message: expect.stringContaining("backreference '\\1'") as string,
+          },
+        ],
+      },
+    ]);
+    expect(told).toEqual([['set_siren']]);
 
-    const section = await inMemory(newLog(), { unsupportedSchemas: 'skip' }, { union: true });
-    expect(section.tools.map((tool) => tool.name)).not.toContain('set_alert');
-    expect(section.skipped.map((tool) => tool.name)).toEqual(['set_alert']);
+    const refused = inMemory(newLog(), { unsupportedSchemas: 'error' }, { backreference: true });
+    await expect(refused).rejects.toThrow(ConfigurationError);
+    await expect(refused).rejects.toThrow(/'set_siren': \/properties\/code pattern/);
+    await expect(refused).rejects.toThrow(
+      "Fix: Leave `unsupportedSchemas` at its default ('skip')",
+    );
+  });
+
+  it('offers and calls a tool whose param is a union (refused before JSON Schema params)', async () => {
+    const section = await inMemory(newLog(), { unsupportedSchemas: 'error' }, { union: true });
+    const outcome = await installAffordance(new Container()).callTool(promptWith(section), {
+      name: 'set_alert',
+      arguments: { level: 3 },
+    });
+    expect(outcome.message).toBe('set');
+    const invalid = await installAffordance(new Container()).callTool(promptWith(section), {
+      name: 'set_alert',
+      arguments: { level: true },
+    });
+    expect(invalid.result.success).toBe(false);
+    expect(invalid.message).toContain('level: must be string');
   });
 
   it("fits a server's tool name and description to the tool rules, keeping the whole description in the body", async () => {
@@ -218,11 +253,14 @@ describe('McpToolsSection', () => {
   it('keeps its tools and reports why when listing again after a change fails', async () => {
     const log = newLog();
     const errors: unknown[] = [];
-    const section = await inMemory(log, { onRefreshError: (error) => errors.push(error) });
+    const section = await inMemory(log, {
+      unsupportedSchemas: 'error',
+      onRefreshError: (error) => errors.push(error),
+    });
 
     log.servers[0]?.registerTool(
       'set_alert',
-      { description: 'Set an alert.', inputSchema: { level: z.union([z.string(), z.number()]) } },
+      { description: 'Set an alert.', inputSchema: { level: z.string().regex(/^(a+)\1$/) } },
       () => ({ content: [{ type: 'text', text: 'set' }] }),
     );
     await eventually('the failed refresh to be reported', () => errors.length > 0);
@@ -234,7 +272,7 @@ describe('McpToolsSection', () => {
       'unlock_radar',
     ]);
     expect(section.refreshError).toBe(errors[0]);
-    expect(String(errors[0])).toContain("'set_alert': /properties/level type");
+    expect(String(errors[0])).toContain("'set_alert': /properties/level pattern");
   });
 
   it('reconnects for the next call after the connection dropped, and fails calls once closed', async () => {

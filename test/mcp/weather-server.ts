@@ -15,7 +15,7 @@ export interface WeatherLog {
 
 export function weatherServer(
   log: WeatherLog,
-  options: { union?: boolean; odd?: boolean } = {},
+  options: { union?: boolean; odd?: boolean; backreference?: boolean } = {},
 ): McpServer {
   const server = new McpServer(
     { name: 'weather', version: '2.0.0' },
@@ -86,6 +86,16 @@ export function weatherServer(
       {
         description: 'Set an alert.',
         inputSchema: { level: z.union([z.string(), z.number()]) },
+      },
+      () => ({ content: [{ type: 'text', text: 'set' }] }),
+    );
+  }
+  if (options.backreference === true) {
+    server.registerTool(
+      'set_siren',
+      {
+        description: 'Set a siren.',
+        inputSchema: { code: z.string().regex(/^(a+)\1$/) },
       },
       () => ({ content: [{ type: 'text', text: 'set' }] }),
     );

@@ -69,7 +69,7 @@ export function describePrompt(prompt: PromptTree): PromptDescriptor {
  */
 export function toolContractHash(tool: ToolDefinition): string {
   const params = canonicalJson(
-    tool.params?.kind === 'standard-schema'
+    tool.params !== undefined && tool.params.kind !== 'class'
       ? tool.params.jsonSchema('standard').schema
       : contractSchema(tool.paramsType, 'object', 'params'),
   );
