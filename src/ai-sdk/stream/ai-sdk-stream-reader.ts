@@ -122,13 +122,18 @@ export class AiSdkStreamReader implements StreamReader {
   #startPart(event: Json): void {
     const type = event['type'] === 'text-start' ? 'text' : 'reasoning';
     const part: Json = { type, text: '' };
-    if (event['providerMetadata'] !== undefined) part['providerMetadata'] = event['providerMetadata'];
+    if (event['providerMetadata'] !== undefined)
+      part['providerMetadata'] = event['providerMetadata'];
     this.#open.set(`${type}:${String(event['id'])}`, part);
     // Placed when it starts, so parts keep the order the model gave them.
     this.#content.push(part);
   }
 
-  #delta(event: Json, type: string, partType: 'text-delta' | 'reasoning-delta'): ProviderStreamPart[] {
+  #delta(
+    event: Json,
+    type: string,
+    partType: 'text-delta' | 'reasoning-delta',
+  ): ProviderStreamPart[] {
     const key = `${type}:${String(event['id'])}`;
     let part = this.#open.get(key);
     if (part === undefined) {
@@ -138,7 +143,8 @@ export class AiSdkStreamReader implements StreamReader {
     }
     const delta = String(event['delta']);
     part['text'] = String(part['text']) + delta;
-    if (event['providerMetadata'] !== undefined) part['providerMetadata'] = event['providerMetadata'];
+    if (event['providerMetadata'] !== undefined)
+      part['providerMetadata'] = event['providerMetadata'];
     return delta === '' ? [] : [{ type: partType, delta }];
   }
 

@@ -75,8 +75,7 @@ function apiFailure(error: ApiCallErrorFields, now: number): RequestFailure {
   const status = error.statusCode;
   const body = bodyError(error);
   const headers = error.responseHeaders ?? {};
-  const wait =
-    retryAfterMs({ get: (name) => headers[name] ?? null }, now) ?? retryInfoDelay(body);
+  const wait = retryAfterMs({ get: (name) => headers[name] ?? null }, now) ?? retryInfoDelay(body);
   const network = status === undefined ? networkCause(error.cause) : undefined;
   const code = body?.['status'] ?? body?.['type'] ?? body?.['code'];
   const reason =
@@ -133,7 +132,7 @@ function retryInfoDelay(body: Record<string, unknown> | undefined): number | und
 /** The code of a network failure in `error`'s cause chain (a refused connection...), if any. */
 function networkCause(error: unknown): string | undefined {
   const seen = new Set<unknown>();
-  for (let current = error; typeof current === 'object' && current !== null; ) {
+  for (let current = error; typeof current === 'object' && current !== null;) {
     if (seen.has(current)) break;
     seen.add(current);
     const code = (current as { code?: unknown }).code;
@@ -156,7 +155,7 @@ export function aiSdkRejectionHint(failure: { readonly status: number | undefine
     case 401:
     case 403:
       return (
-        "Fix: check the API key the provider package reads (its apiKey option or environment variable, e.g. " +
+        'Fix: check the API key the provider package reads (its apiKey option or environment variable, e.g. ' +
         'GOOGLE_GENERATIVE_AI_API_KEY, MISTRAL_API_KEY, GROQ_API_KEY) and its access to the model.'
       );
     case 404:

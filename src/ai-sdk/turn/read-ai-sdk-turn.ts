@@ -9,12 +9,7 @@ import {
 } from '../../provider/index.js';
 import { toolInput } from '../request/ai-sdk-prompt.js';
 import { assistantItem } from './assistant-item.js';
-import {
-  finishReasonOf,
-  rawFinishReasonOf,
-  tokenUsageOf,
-  usageCounts,
-} from './ai-sdk-usage.js';
+import { finishReasonOf, rawFinishReasonOf, tokenUsageOf, usageCounts } from './ai-sdk-usage.js';
 
 type AssistantContent = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'];
 type Json = Record<string, unknown>;
@@ -39,7 +34,11 @@ export interface AiSdkAnswer {
  * metadata (`id`, `model`, `timestamp`), the provider's finish reason, every
  * usage count (reasoning and cache writes included), warnings and provider metadata.
  */
-export function readAiSdkTurn(answer: AiSdkAnswer, provider: string, modelId: string): ProviderTurn {
+export function readAiSdkTurn(
+  answer: AiSdkAnswer,
+  provider: string,
+  modelId: string,
+): ProviderTurn {
   let text: string | undefined;
   const toolCalls: ProviderToolCall[] = [];
   const executed = new Map<string, Json>();
@@ -114,7 +113,9 @@ function nativeCalls(
       result === undefined
         ? ToolResult.error(`The provider reported no result for its '${name}' call.`)
         : result['isError'] === true
-          ? ToolResult.error(`The provider's '${name}' call failed: ${JSON.stringify(result['result'])}`)
+          ? ToolResult.error(
+              `The provider's '${name}' call failed: ${JSON.stringify(result['result'])}`,
+            )
           : ToolResult.ok(result['result']);
     return { callId, name, arguments: toolInput(call['input']), result: outcome };
   });
