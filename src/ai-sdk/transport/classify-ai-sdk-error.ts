@@ -76,10 +76,11 @@ function apiFailure(error: ApiCallErrorFields, now: number): RequestFailure {
   const body = bodyError(error);
   const headers = error.responseHeaders ?? {};
   const wait = retryAfterMs({ get: (name) => headers[name] ?? null }, now) ?? retryInfoDelay(body);
-  const network = status === undefined ? networkCause(error.cause) : undefined;
+  // A body cut off while it was read fails with a `TypeError` (`terminated`) under the package's error.
+  const network = networkCause(error.cause) ?? cutOffCause(error.cause);
   const code = body?.['status'] ?? body?.['type'] ?? body?.['code'];
   const reason =
-    status === undefined
+    status === undefined || network !== undefined
       ? `connection error${network === undefined ? '' : `: ${network}`}`
       : [String(status), typeof code === 'string' ? code : undefined].filter(Boolean).join(' ');
   const message = body?.['message'];
@@ -145,6 +146,17 @@ function networkCause(error: unknown): string | undefined {
       }
     }
     current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The message of a `TypeError` in `error`'s cause chain (how fetch reports a body cut off), if any. */
+function cutOffCause(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  for (let current = error; current instanceof Error && !seen.has(current);) {
+    seen.add(current);
+    if (current.name === 'TypeError') return current.message;
+    current = current.cause;
   }
   return undefined;
 }
