@@ -15,17 +15,17 @@ export function checkAiSdkOptions(options: AiSdkAdapterOptions): AiSdkLanguageMo
   if (typeof options !== 'object' || (options as unknown) === null) {
     problem(
       '',
-      `must be an object, got ${String(options)}.`,
+      `must be an object, got ${(options as unknown) === null ? 'null' : typeof options}.`,
       "Pass { model: google('gemini-2.5-flash') } (a model object of an AI SDK provider package).",
     );
   }
   const model = checkLanguageModel(options.model, options.acceptUntestedSpecification === true);
   checkRetryOptions(options.retry, problem);
-  const output = options.structuredOutput;
+  const output = options.structuredOutput as unknown;
   if (output !== undefined && output !== 'native' && output !== 'text') {
     problem(
       'structuredOutput',
-      `must be 'native' or 'text', got ${String(output)}.`,
+      `must be 'native' or 'text', got ${JSON.stringify(output)}.`,
       "Pass 'native' (the schema is sent) or 'text' (JSON read from the answer's text).",
     );
   }

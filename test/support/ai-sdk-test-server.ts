@@ -68,11 +68,14 @@ export class WireTestServer {
   static async start(
     check: (request: WireRequest) => readonly string[] = () => [],
   ): Promise<WireTestServer> {
-    let instance: WireTestServer | undefined;
+    const handlers: ((request: IncomingMessage, response: ServerResponse) => void)[] = [];
     const server = createServer((request, response) => {
-      void instance?.handle(request, response);
+      for (const handler of handlers) handler(request, response);
     });
-    instance = new WireTestServer(server, check);
+    const instance = new WireTestServer(server, check);
+    handlers.push((request, response) => {
+      void instance.handle(request, response);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return instance;
   }

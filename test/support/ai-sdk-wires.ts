@@ -103,7 +103,7 @@ export const geminiWire: Wire = {
   model: (origin) =>
     createGoogleGenerativeAI({ apiKey: TEST_AI_SDK_KEY, baseURL: `${origin}/v1beta` })(
       'gemini-test',
-    ) as AiSdkLanguageModel,
+    ),
   isStream: (request) => request.path.endsWith(':streamGenerateContent'),
   whole: (turn) => ({
     candidates: [
@@ -332,9 +332,7 @@ export const mistralWire: Wire = chatWire({
   replays: 'Mistral `POST /v1/chat/completions`, whole and streamed',
   path: '/v1/chat/completions',
   model: (origin) =>
-    createMistral({ apiKey: TEST_AI_SDK_KEY, baseURL: `${origin}/v1` })(
-      'mistral-test',
-    ) as AiSdkLanguageModel,
+    createMistral({ apiKey: TEST_AI_SDK_KEY, baseURL: `${origin}/v1` })('mistral-test'),
   streamUsage: 'final',
   streamCalls: 'whole',
   reasoning: 'thinking',
@@ -352,7 +350,7 @@ export const openAICompatibleWire: Wire = chatWire({
       baseURL: `${origin}/v1`,
       includeUsage: true,
       supportsStructuredOutputs: true,
-    }).chatModel('llama-test') as AiSdkLanguageModel,
+    }).chatModel('llama-test'),
   streamUsage: 'chunk',
   streamCalls: 'pieces',
   reasoning: 'reasoning_content',
@@ -364,9 +362,7 @@ export const groqWire: Wire = chatWire({
   replays: 'Groq `POST /openai/v1/chat/completions` (streamed usage in `x_groq`)',
   path: '/openai/v1/chat/completions',
   model: (origin) =>
-    createGroq({ apiKey: TEST_AI_SDK_KEY, baseURL: `${origin}/openai/v1` })(
-      'groq-test',
-    ) as AiSdkLanguageModel,
+    createGroq({ apiKey: TEST_AI_SDK_KEY, baseURL: `${origin}/openai/v1` })('groq-test'),
   streamUsage: 'x_groq',
   streamCalls: 'pieces',
   reasoning: 'reasoning',

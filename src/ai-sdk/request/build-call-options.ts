@@ -1,5 +1,4 @@
 import type {
-  JSONSchema7,
   LanguageModelV3CallOptions,
   LanguageModelV3FunctionTool,
   LanguageModelV3ToolChoice,
@@ -48,7 +47,7 @@ export function buildCallOptions(
   if (request.output !== undefined && plan.nativeOutput) {
     call.responseFormat = {
       type: 'json',
-      schema: outputJsonSchema(request.output.type, request.output.container) as JSONSchema7,
+      schema: outputJsonSchema(request.output.type, request.output.container),
       name: sanitizeSchemaName(request.output.type.name),
     };
   }
@@ -78,7 +77,7 @@ function functionTools(request: ProviderRequest): LanguageModelV3FunctionTool[] 
         type: 'function',
         name: spec.name,
         description: spec.description,
-        inputSchema: spec.parameters as JSONSchema7,
+        inputSchema: spec.parameters,
       };
       if (spec.strict) tool.strict = true;
       return tool;

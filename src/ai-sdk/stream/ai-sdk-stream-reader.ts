@@ -20,7 +20,7 @@ export class AiSdkStreamErrorPart extends Error {
     super(
       error instanceof Error
         ? error.message
-        : `the stream carried an error part: ${JSON.stringify(error) ?? String(error)}`,
+        : `the stream carried an error part: ${(JSON.stringify(error) as string | undefined) ?? String(error)}`,
       { cause: error },
     );
   }

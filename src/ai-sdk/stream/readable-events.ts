@@ -2,7 +2,7 @@
  * The parts of a web `ReadableStream` (what `doStream` returns) as an async
  * iterable; returning early cancels the stream, which aborts its HTTP request.
  */
-export async function* readableEvents(stream: ReadableStream<unknown>): AsyncGenerator<unknown> {
+export async function* readableEvents(stream: ReadableStream<unknown>): AsyncGenerator {
   const reader = stream.getReader();
   let done = false;
   try {

@@ -39,55 +39,17 @@ export function readAiSdkTurn(
   provider: string,
   modelId: string,
 ): ProviderTurn {
-  let text: string | undefined;
-  const toolCalls: ProviderToolCall[] = [];
-  const executed = new Map<string, Json>();
-  const results = new Map<string, Json>();
-  const parts: AssistantContent = [];
-  for (const part of answer.content) {
-    if (!isPlainObject(part)) continue;
-    const options = part['providerMetadata'] as Json | undefined;
-    const withOptions = options === undefined ? {} : { providerOptions: options };
-    switch (part['type']) {
-      case 'text':
-        text = (text ?? '') + String(part['text']);
-        parts.push({ type: 'text', text: String(part['text']), ...withOptions } as never);
-        break;
-      case 'reasoning':
-        parts.push({ type: 'reasoning', text: String(part['text']), ...withOptions } as never);
-        break;
-      case 'tool-call': {
-        const callId = String(part['toolCallId']);
-        const name = String(part['toolName']);
-        const input = part['input'];
-        const providerExecuted = part['providerExecuted'] === true;
-        if (providerExecuted) executed.set(callId, part);
-        else toolCalls.push({ callId, name, arguments: input });
-        parts.push({
-          type: 'tool-call',
-          toolCallId: callId,
-          toolName: name,
-          input: toolInput(input),
-          ...(providerExecuted ? { providerExecuted } : {}),
-          ...withOptions,
-        } as never);
-        break;
-      }
-      case 'tool-result':
-        results.set(String(part['toolCallId']), part);
-        break;
-    }
-  }
+  const read = readContent(answer.content);
   const counts = usageCounts(answer.usage);
   const response = isPlainObject(answer.response) ? answer.response : {};
   const timestamp = response['timestamp'];
   return {
-    text,
-    toolCalls,
-    nativeCalls: nativeCalls(executed, results),
+    text: read.text,
+    toolCalls: read.toolCalls,
+    nativeCalls: nativeCalls(read.executed, read.results),
     usage: tokenUsageOf(counts),
     finishReason: finishReasonOf(answer.finishReason),
-    providerItems: parts.length === 0 ? [] : [assistantItem(provider, parts)],
+    providerItems: read.parts.length === 0 ? [] : [assistantItem(provider, read.parts)],
     raw: {
       provider,
       id: response['id'],
@@ -99,6 +61,61 @@ export function readAiSdkTurn(
       providerMetadata: answer.providerMetadata,
     },
   };
+}
+
+/** What an answer's content parts hold, sorted out. */
+interface ReadContent {
+  text: string | undefined;
+  readonly toolCalls: ProviderToolCall[];
+  /** Provider-executed calls and their results, by call id. */
+  readonly executed: Map<string, Json>;
+  readonly results: Map<string, Json>;
+  /** The parts as an assistant message of the next prompt carries them. */
+  readonly parts: AssistantContent;
+}
+
+function readContent(content: readonly unknown[]): ReadContent {
+  const read: ReadContent = {
+    text: undefined,
+    toolCalls: [],
+    executed: new Map(),
+    results: new Map(),
+    parts: [],
+  };
+  for (const part of content) {
+    if (!isPlainObject(part)) continue;
+    const options = part['providerMetadata'] as Json | undefined;
+    const withOptions = options === undefined ? {} : { providerOptions: options };
+    switch (part['type']) {
+      case 'text':
+        read.text = (read.text ?? '') + String(part['text']);
+        read.parts.push({ type: 'text', text: String(part['text']), ...withOptions } as never);
+        break;
+      case 'reasoning':
+        read.parts.push({ type: 'reasoning', text: String(part['text']), ...withOptions } as never);
+        break;
+      case 'tool-call': {
+        const callId = String(part['toolCallId']);
+        const name = String(part['toolName']);
+        const providerExecuted = part['providerExecuted'] === true;
+        if (providerExecuted) read.executed.set(callId, part);
+        else read.toolCalls.push({ callId, name, arguments: part['input'] });
+        read.parts.push({
+          type: 'tool-call',
+          toolCallId: callId,
+          toolName: name,
+          input: toolInput(part['input']),
+          ...(providerExecuted ? { providerExecuted } : {}),
+          ...withOptions,
+        } as never);
+        break;
+      }
+      case 'tool-result':
+        read.results.set(String(part['toolCallId']), part);
+        break;
+    }
+  }
+  return read;
 }
 
 /** The provider-executed calls, each with its result (a call without one is reported as failed). */
