@@ -3,6 +3,7 @@ import { createGroq } from '@ai-sdk/groq';
 import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { AiSdkLanguageModel } from 'affordance/ai-sdk';
+import { createOpenAICompatible as createOpenAICompatibleV2 } from 'ai-sdk-openai-compatible-v1';
 import type { FedBackToolResult } from 'affordance/testing';
 
 import type { Json, WireRequest } from './ai-sdk-test-server.js';
@@ -368,5 +369,33 @@ export const groqWire: Wire = chatWire({
   reasoning: 'reasoning',
 });
 
+/**
+ * The same Chat Completions wire through `@ai-sdk/openai-compatible` 1 (the
+ * `ai` 5 line), whose model objects speak the `v2` specification.
+ */
+export const openAICompatibleV2Wire: Wire = chatWire({
+  name: 'openai-compatible-v2',
+  packageName: '@ai-sdk/openai-compatible@1 (specification v2)',
+  replays: 'Chat Completions (`/v1/chat/completions`), through a v2 model object',
+  path: '/v1/chat/completions',
+  model: (origin) =>
+    createOpenAICompatibleV2({
+      name: 'ollama',
+      apiKey: TEST_AI_SDK_KEY,
+      baseURL: `${origin}/v1`,
+      includeUsage: true,
+      supportsStructuredOutputs: true,
+    }).chatModel('llama-test'),
+  streamUsage: 'chunk',
+  streamCalls: 'pieces',
+  reasoning: 'reasoning_content',
+});
+
 /** Every wire the AI SDK tests replay. */
-export const wires: readonly Wire[] = [geminiWire, mistralWire, openAICompatibleWire, groqWire];
+export const wires: readonly Wire[] = [
+  geminiWire,
+  mistralWire,
+  openAICompatibleWire,
+  groqWire,
+  openAICompatibleV2Wire,
+];
