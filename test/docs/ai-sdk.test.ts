@@ -7,7 +7,7 @@ import { TEST_STATE_SECRET } from 'affordance/testing';
 import { bindMistral } from '../../docs/snippets/ai-sdk/container.js';
 import { geminiRuntime } from '../../docs/snippets/ai-sdk/gemini.js';
 import { askLocally, localAdapter } from '../../docs/snippets/ai-sdk/local-model.js';
-import { type Json, WireTestServer } from '../support/ai-sdk-test-server.js';
+import { WireTestServer } from '../support/ai-sdk-test-server.js';
 import {
   geminiWire,
   mistralWire,
@@ -97,7 +97,7 @@ describe('docs/guide/ai-sdk.md snippets', () => {
 
     expect(response.text).toBe('Bonjour.');
     expect(server.requests).toHaveLength(2);
-    expect((server.requests[1]!.body as Json)['model']).toBe('mistral-small-latest');
+    expect((server.requests[1]!.body)['model']).toBe('mistral-small-latest');
     expect(container.get(ProviderAdapter)).toBeInstanceOf(AiSdkAdapter);
   });
 });
