@@ -278,6 +278,46 @@ describe('AiSdkAdapter requests over @ai-sdk/google', () => {
   });
 });
 
+describe('AiSdkAdapter requests over Chat Completions packages', () => {
+  it('should send strict function tools where the params class fits, and the tool choice', async () => {
+    const harness = await start(openAICompatibleWire, { strictTools: true });
+    harness.server.reply({ json: openAICompatibleWire.whole({ text: 'ok' }) });
+
+    await harness.adapter.request({
+      ...providerRequest(harness.adapter, orderDesk([])),
+      toolChoice: 'required',
+    });
+
+    const tools = bodyOf(harness)['tools'] as Json[];
+    expect(
+      tools.map((tool) => [
+        (tool['function'] as Json)['name'],
+        (tool['function'] as Json)['strict'],
+      ]),
+    ).toEqual([
+      ['lookup_order', true],
+      ['annotate', undefined],
+    ]);
+    expect(bodyOf(harness)['tool_choice']).toBe('required');
+  });
+
+  it('should send the output schema as a json_schema response format to Mistral', async () => {
+    const harness = await start(mistralWire);
+    harness.server.reply({ json: mistralWire.whole({ text: '{"orderId":"A-1"}' }) });
+
+    const response = await harness.runtime.evaluate(orderDesk([], OrderSummary), {
+      session: new Session(),
+      input: 'A-1?',
+    });
+
+    expect(response.output).toEqual(Object.assign(new OrderSummary(), { orderId: 'A-1' }));
+    expect(bodyOf(harness)['response_format']).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'OrderSummary' },
+    });
+  });
+});
+
 describe.each(wires.map((wire) => [wire.name, wire] as const))(
   'AiSdkAdapter answers over %s',
   (_name, wire: Wire) => {
