@@ -124,10 +124,12 @@ async function startServer(): Promise<{ baseURL: string; close: () => Promise<vo
 }
 
 /** A `fetch` answering in this process, as the server would. */
-const inMemoryFetch = (async (_url: unknown, init?: { body?: unknown }) =>
-  new Response(respond(JSON.parse(String(init?.body)) as ChatBody), {
-    headers: { 'content-type': 'application/json' },
-  })) as typeof fetch;
+const inMemoryFetch = ((_url: unknown, init?: { body?: unknown }) =>
+  Promise.resolve(
+    new Response(respond(JSON.parse(String(init?.body)) as ChatBody), {
+      headers: { 'content-type': 'application/json' },
+    }),
+  )) as typeof fetch;
 
 function modelOf(baseURL: string, fetchImpl?: typeof fetch): LanguageModelV3 {
   return createOpenAICompatible({
@@ -173,17 +175,17 @@ function generateTextLoop(model: LanguageModelV3): () => Promise<void> {
         a: z.number().int().min(-1_000_000).max(1_000_000),
         b: z.number().int().min(-1_000_000).max(1_000_000),
       }),
-      execute: async (args) => functions['add']?.(args),
+      execute: (args) => functions['add']?.(args),
     }),
     scale: tool({
       description: 'The scale function.',
       inputSchema: z.object({ value: z.number().int(), factor: z.number().int().min(1).max(100) }),
-      execute: async (args) => functions['scale']?.(args),
+      execute: (args) => functions['scale']?.(args),
     }),
     label: tool({
       description: 'The label function.',
       inputSchema: z.object({ text: z.string() }),
-      execute: async (args) => functions['label']?.(args),
+      execute: (args) => functions['label']?.(args),
     }),
   };
   return async () => {
@@ -205,7 +207,7 @@ function bareLoop(model: LanguageModelV3): () => Promise<void> {
     type: 'function' as const,
     name,
     description: `The ${name} function.`,
-    inputSchema: toJsonSchema(params).schema as Record<string, unknown>,
+    inputSchema: toJsonSchema(params).schema,
   }));
   return async () => {
     const prompt: LanguageModelV3Prompt = [
