@@ -41,7 +41,9 @@ export async function startRecordedServer(answers: readonly unknown[]): Promise<
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => { resolve(); });
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 }

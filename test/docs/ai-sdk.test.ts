@@ -97,7 +97,7 @@ describe('docs/guide/ai-sdk.md snippets', () => {
 
     expect(response.text).toBe('Bonjour.');
     expect(server.requests).toHaveLength(2);
-    expect((server.requests[1]!.body)['model']).toBe('mistral-small-latest');
+    expect(server.requests[1]!.body['model']).toBe('mistral-small-latest');
     expect(container.get(ProviderAdapter)).toBeInstanceOf(AiSdkAdapter);
   });
 });
