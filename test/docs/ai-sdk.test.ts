@@ -7,7 +7,7 @@ import { TEST_STATE_SECRET } from 'affordance/testing';
 import { bindMistral } from '../../docs/snippets/ai-sdk/container.js';
 import { geminiRuntime } from '../../docs/snippets/ai-sdk/gemini.js';
 import { askLocally, localAdapter } from '../../docs/snippets/ai-sdk/local-model.js';
-import { WireTestServer } from '../support/ai-sdk-test-server.js';
+import { type WireRequest, WireTestServer } from '../support/ai-sdk-test-server.js';
 import {
   geminiWire,
   mistralWire,
@@ -18,7 +18,7 @@ import { type CallLog, orderDesk } from '../support/order-desk.js';
 
 describe('docs/guide/ai-sdk.md snippets', () => {
   const servers: WireTestServer[] = [];
-  const serve = async (check: (request: { path: string }) => string[]) => {
+  const serve = async (check: (request: WireRequest) => string[]) => {
     const server = await WireTestServer.start(check);
     servers.push(server);
     return server;
