@@ -25,6 +25,7 @@ const layers = [
 const entryPoints = {
   openai: ['provider'],
   anthropic: ['provider'],
+  'ai-sdk': ['provider'],
   testing: ['provider'],
   planning: [],
   filesystem: [],

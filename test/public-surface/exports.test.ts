@@ -381,6 +381,15 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'AnthropicThinking',
     'DEFAULT_ANTHROPIC_MAX_TOKENS',
   ],
+  'affordance/ai-sdk': [
+    'AiSdkAdapter',
+    'AiSdkAdapterOptions',
+    'AiSdkCallSettings',
+    'AiSdkLanguageModel',
+    'AiSdkProviderOptions',
+    'AiSdkStructuredOutput',
+    'SUPPORTED_SPECIFICATION_VERSIONS',
+  ],
   'affordance/planning': [
     'AddStepParams',
     'MAX_PLAN_TEXT_LENGTH',
@@ -518,6 +527,7 @@ const files: Readonly<Record<string, string>> = {
   'affordance/testing': 'src/testing/index.ts',
   'affordance/openai': 'src/openai/index.ts',
   'affordance/anthropic': 'src/anthropic/index.ts',
+  'affordance/ai-sdk': 'src/ai-sdk/index.ts',
   'affordance/planning': 'src/planning/index.ts',
   'affordance/filesystem': 'src/filesystem/index.ts',
   'affordance/nest': 'src/nest/index.ts',

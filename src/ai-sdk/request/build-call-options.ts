@@ -1,0 +1,90 @@
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3ToolChoice,
+} from '@ai-sdk/provider';
+
+import {
+  outputJsonSchema,
+  type ProviderRequest,
+  sanitizeSchemaName,
+  type ToolChoice,
+} from '../../provider/index.js';
+import type { AiSdkAdapterOptions } from '../ai-sdk-adapter-options.js';
+import { aiSdkPrompt } from './ai-sdk-prompt.js';
+
+/** What an adapter knows besides the request, to build its call options. */
+export interface CallPlan {
+  /** The model object's `provider`: assistant parts of that provider go back as they were. */
+  readonly provider: string;
+  /** Whether the output schema is sent as the JSON response format. */
+  readonly nativeOutput: boolean;
+}
+
+/**
+ * The AI SDK call options of one request: the conversation as a prompt, the
+ * function tools with the schema the runtime chose (`strict` where it chose
+ * strict), the tool choice, the output schema as the JSON response format
+ * (when asked natively), the settings and provider options of the adapter's
+ * options, and `signal` as the abort signal.
+ */
+export function buildCallOptions(
+  request: ProviderRequest,
+  options: AiSdkAdapterOptions,
+  plan: CallPlan,
+  signal: AbortSignal,
+): LanguageModelV3CallOptions {
+  const settings = options.settings ?? {};
+  const call: LanguageModelV3CallOptions = {
+    prompt: aiSdkPrompt(request.messages, plan.provider),
+    abortSignal: signal,
+  };
+  const tools = functionTools(request);
+  if (tools.length > 0) {
+    call.tools = tools;
+    call.toolChoice = toolChoiceOf(request.toolChoice);
+  }
+  if (request.output !== undefined && plan.nativeOutput) {
+    call.responseFormat = {
+      type: 'json',
+      schema: outputJsonSchema(request.output.type, request.output.container),
+      name: sanitizeSchemaName(request.output.type.name),
+    };
+  }
+  if (settings.maxOutputTokens !== undefined) call.maxOutputTokens = settings.maxOutputTokens;
+  if (settings.temperature !== undefined) call.temperature = settings.temperature;
+  if (settings.topP !== undefined) call.topP = settings.topP;
+  if (settings.topK !== undefined) call.topK = settings.topK;
+  if (settings.presencePenalty !== undefined) call.presencePenalty = settings.presencePenalty;
+  if (settings.frequencyPenalty !== undefined) call.frequencyPenalty = settings.frequencyPenalty;
+  if (settings.stopSequences !== undefined) call.stopSequences = [...settings.stopSequences];
+  if (settings.seed !== undefined) call.seed = settings.seed;
+  if (settings.headers !== undefined) call.headers = { ...settings.headers };
+  if (options.providerOptions !== undefined) {
+    call.providerOptions = options.providerOptions as NonNullable<
+      LanguageModelV3CallOptions['providerOptions']
+    >;
+  }
+  return call;
+}
+
+/** The request's function tools (provider-executed ones are refused before any request). */
+function functionTools(request: ProviderRequest): LanguageModelV3FunctionTool[] {
+  return request.tools
+    .filter((spec) => !spec.tool.native)
+    .map((spec) => {
+      const tool: LanguageModelV3FunctionTool = {
+        type: 'function',
+        name: spec.name,
+        description: spec.description,
+        inputSchema: spec.parameters,
+      };
+      if (spec.strict) tool.strict = true;
+      return tool;
+    });
+}
+
+function toolChoiceOf(choice: ToolChoice): LanguageModelV3ToolChoice {
+  if (typeof choice === 'string') return { type: choice };
+  return { type: 'tool', toolName: choice.name };
+}
