@@ -93,10 +93,7 @@ export { toJsonSchema } from '../schema/to-json-schema.js';
 
 export { quotedName } from '../core/errors/quoted-name.js';
 
-export {
-  type CircuitBreakerOptions,
-  type CircuitState,
-} from './fallback/circuit-breaker.js';
+export { type CircuitBreakerOptions, type CircuitState } from './fallback/circuit-breaker.js';
 export { CompositeAdapter, type MemberAdapter } from './fallback/composite-adapter.js';
 export {
   FallbackAdapter,

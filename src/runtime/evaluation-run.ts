@@ -203,7 +203,14 @@ export class EvaluationRun<O> {
       this.#usage = this.#usage === undefined ? answer.usage : this.#usage.plus(answer.usage);
       if (served !== undefined) {
         const { provider, model } = served;
-        sink?.sendNow({ type: 'usage', turn, usage: answer.usage, total: this.#usage, provider, model });
+        sink?.sendNow({
+          type: 'usage',
+          turn,
+          usage: answer.usage,
+          total: this.#usage,
+          provider,
+          model,
+        });
       }
     }
     for (const native of answer.nativeCalls ?? []) {

@@ -117,7 +117,10 @@ function check(turn: ProviderTurn, provider: string | undefined): void {
 
 async function addedCost(run: number): Promise<{ first: number; third: number }> {
   const answering = new InstantAdapter('openai', 'gpt-bench');
-  const fallback = new FallbackAdapter([answering, new InstantAdapter('anthropic', 'claude-bench')]);
+  const fallback = new FallbackAdapter([
+    answering,
+    new InstantAdapter('anthropic', 'claude-bench'),
+  ]);
   const reasoning = [{ type: 'reasoning', encrypted_content: 'gAAAA' }];
   const first = requestOf([system, user], 0);
   const directThird = requestOf(
@@ -172,7 +175,10 @@ async function switchTime(): Promise<void> {
   const results = await compare(
     'Fallback, first provider refuses at once: time to switch',
     [
-      { name: 'second, directly', run: async () => check(await second.request(request), undefined) },
+      {
+        name: 'second, directly',
+        run: async () => check(await second.request(request), undefined),
+      },
       {
         name: 'in memory: 503, then second',
         run: async () => check(await inMemory.request(request), 'anthropic'),

@@ -46,7 +46,11 @@ class GreetingSection {
   }
 }
 
-const greetingPrompt = new Prompt({ ns: 'test/nest', key: 'fallback', sections: [GreetingSection] });
+const greetingPrompt = new Prompt({
+  ns: 'test/nest',
+  key: 'fallback',
+  sections: [GreetingSection],
+});
 
 /** How the primary provider fails: bound in the affordance container by `configure`. */
 class Outage {

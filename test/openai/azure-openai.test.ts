@@ -120,7 +120,10 @@ describe('Azure OpenAI through OpenAIAdapter and the AzureOpenAI client', () => 
       `/openai/responses?api-version=${API_VERSION}`,
       `/openai/responses?api-version=${API_VERSION}`,
     ]);
-    expect(server.requests.map((request) => request.body['model'])).toEqual([DEPLOYMENT, DEPLOYMENT]);
+    expect(server.requests.map((request) => request.body['model'])).toEqual([
+      DEPLOYMENT,
+      DEPLOYMENT,
+    ]);
     expect(server.requests[0]?.headers['api-key']).toBe(AZURE_KEY);
     const input = server.requests[1]?.body['input'] as Record<string, unknown>[];
     expect(input.at(-1)).toMatchObject({ type: 'function_call_output', call_id: 'call_rome' });
@@ -147,7 +150,11 @@ describe('Azure OpenAI through OpenAIAdapter and the AzureOpenAI client', () => 
     expect((error as Error).message).toContain('(401');
     expect((error as Error).message).toContain('[redacted key]');
     expect(retries).toHaveLength(1);
-    const shown = [inspect(error, { depth: 8 }), JSON.stringify(error), inspect(retries, { depth: 8 })];
+    const shown = [
+      inspect(error, { depth: 8 }),
+      JSON.stringify(error),
+      inspect(retries, { depth: 8 }),
+    ];
     for (const text of shown) expect(text).not.toContain(AZURE_KEY);
     expect(inspect(adapter, { depth: 8 })).not.toContain(AZURE_KEY);
   });

@@ -39,7 +39,9 @@ export class CircuitBreaker {
     onChange: (state: CircuitState, now: number) => void,
   ) {
     this.#threshold =
-      options === false ? Number.POSITIVE_INFINITY : (options?.failureThreshold ?? DEFAULT_THRESHOLD);
+      options === false
+        ? Number.POSITIVE_INFINITY
+        : (options?.failureThreshold ?? DEFAULT_THRESHOLD);
     this.#coolDownMs = options === false ? 0 : (options?.coolDownMs ?? DEFAULT_COOL_DOWN_MS);
     this.#onChange = onChange;
   }

@@ -137,7 +137,9 @@ function memberId(adapter: ProviderAdapter): string {
 // Duck-typed rather than `instanceof`, so an adapter from another copy of the package is accepted.
 function isAdapter(value: unknown): value is ProviderAdapter {
   if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Partial<Record<'request' | 'stream' | 'toolSpec' | 'validate', unknown>>;
+  const candidate = value as Partial<
+    Record<'request' | 'stream' | 'toolSpec' | 'validate', unknown>
+  >;
   return (
     typeof candidate.request === 'function' &&
     typeof candidate.stream === 'function' &&

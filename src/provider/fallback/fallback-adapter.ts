@@ -161,7 +161,10 @@ export class FallbackAdapter extends CompositeAdapter {
           settled = true;
           breaker.succeeded(clock.now());
           const { adapter } = member;
-          yield { type: 'turn', turn: servedTurn(part.turn, member.id, adapter.name, adapter.model) };
+          yield {
+            type: 'turn',
+            turn: servedTurn(part.turn, member.id, adapter.name, adapter.model),
+          };
         }
         return;
       } catch (error) {

@@ -11,11 +11,7 @@ import { PromptEvaluationError } from '../../core/errors/prompt-evaluation-error
  * - `connection`: no answer at all (connection refused or reset, name not found, `fetch failed`).
  */
 export type ProviderFailureKind =
-  | 'rate-limit'
-  | 'overloaded'
-  | 'timeout'
-  | 'server-error'
-  | 'connection';
+  'rate-limit' | 'overloaded' | 'timeout' | 'server-error' | 'connection';
 
 /** Every {@link ProviderFailureKind}: what a {@link FallbackAdapter} falls back on by default. */
 export const PROVIDER_FAILURE_KINDS: readonly ProviderFailureKind[] = Object.freeze([
@@ -63,7 +59,11 @@ const MAX_CAUSES = 6;
  */
 export function providerFailureKind(error: unknown): ProviderFailureKind | undefined {
   let current: unknown = error;
-  for (let depth = 0; depth < MAX_CAUSES && typeof current === 'object' && current !== null; depth++) {
+  for (
+    let depth = 0;
+    depth < MAX_CAUSES && typeof current === 'object' && current !== null;
+    depth++
+  ) {
     const kind = kindOf(current as Record<string, unknown>);
     if (kind !== undefined) return kind;
     current = (current as { cause?: unknown }).cause;
@@ -74,7 +74,12 @@ export function providerFailureKind(error: unknown): ProviderFailureKind | undef
 /** The kind one error of the chain shows by itself. */
 function kindOf(error: Record<string, unknown>): ProviderFailureKind | undefined {
   const payload = PromptEvaluationError.is(error) ? error.providerPayload : undefined;
-  const fields = [error, record(payload), record(record(payload)?.['error']), record(error['error'])];
+  const fields = [
+    error,
+    record(payload),
+    record(record(payload)?.['error']),
+    record(error['error']),
+  ];
   for (const field of fields) {
     const status = field?.['status'] ?? field?.['statusCode'];
     if (typeof status === 'number') {
@@ -107,5 +112,7 @@ function kindOfStatus(status: number): ProviderFailureKind | undefined {
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)
+    : undefined;
 }

@@ -53,7 +53,9 @@ export class RoutingAdapter<K extends string = string> extends CompositeAdapter 
 
   constructor(options: RoutingAdapterOptions<K>) {
     const keys = Object.keys(options.routes ?? {});
-    const entries = keys.map((key) => (options.routes as Record<string, ProviderAdapter | MemberAdapter>)[key]);
+    const entries = keys.map(
+      (key) => (options.routes as Record<string, ProviderAdapter | MemberAdapter>)[key],
+    );
     super(entries as (ProviderAdapter | MemberAdapter)[], subject);
     if (typeof options.route !== 'function') {
       throw new ConfigurationError({

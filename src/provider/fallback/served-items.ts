@@ -99,7 +99,12 @@ function messageFor(
   for (const item of message.providerItems) {
     if (!isServedItems(item)) items.push(item);
     else if (item.servedBy === id) items.push(...item.items);
-    else dropped({ servedBy: item.servedBy, count: item.items.length, itemTypes: typesOf(item.items) });
+    else
+      dropped({
+        servedBy: item.servedBy,
+        count: item.items.length,
+        itemTypes: typesOf(item.items),
+      });
   }
   return {
     role: 'assistant',

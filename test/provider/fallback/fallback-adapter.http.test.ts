@@ -100,11 +100,18 @@ describe('FallbackAdapter over the real OpenAI and Anthropic SDKs, on 127.0.0.1'
   it('OpenAI answers a tool call, then is rate limited (429): Claude finishes, without OpenAI reasoning', async () => {
     const reasoning = gpt.reasoning('Refund it.');
     openaiServer.reply(
-      { json: gpt.responseBody([reasoning, gpt.functionCall('refund_order', { orderId: 'A-1' }, 'call_a1')]) },
+      {
+        json: gpt.responseBody([
+          reasoning,
+          gpt.functionCall('refund_order', { orderId: 'A-1' }, 'call_a1'),
+        ]),
+      },
       {
         status: 429,
         headers: { 'retry-after': '20' },
-        json: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } },
+        json: {
+          error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' },
+        },
       },
     );
     anthropicServer.reply({ json: claude.messageBody({ text: 'Refunded A-1.' }) });
@@ -128,13 +135,13 @@ describe('FallbackAdapter over the real OpenAI and Anthropic SDKs, on 127.0.0.1'
       { role: 'user', content: [{ type: 'text', text: 'Refund A-1.' }] },
       {
         role: 'assistant',
-        content: [{ type: 'tool_use', id: 'call_a1', name: 'refund_order', input: { orderId: 'A-1' } }],
+        content: [
+          { type: 'tool_use', id: 'call_a1', name: 'refund_order', input: { orderId: 'A-1' } },
+        ],
       },
       {
         role: 'user',
-        content: [
-          expect.objectContaining({ type: 'tool_result', tool_use_id: 'call_a1' }),
-        ],
+        content: [expect.objectContaining({ type: 'tool_result', tool_use_id: 'call_a1' })],
       },
     ]);
     const fallback = events.find((e) => e.type === 'fallback');

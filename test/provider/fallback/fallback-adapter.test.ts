@@ -53,7 +53,10 @@ function runtime() {
   return installAffordance(new Container(), { stateSecret: TEST_STATE_SECRET });
 }
 
-function request(clock = new ManualClock(), signal = new AbortController().signal): ProviderRequest {
+function request(
+  clock = new ManualClock(),
+  signal = new AbortController().signal,
+): ProviderRequest {
   return {
     prompt: { name: 'tests/fallback', ns: 'tests', key: 'fallback', label: 'tests/fallback' },
     messages: [{ role: 'system', content: 'Answer.' }],
@@ -109,9 +112,7 @@ describe('FallbackAdapter: moving to the next provider', () => {
     expect(turn.text).toBe('from claude');
     expect([turn.provider, turn.model]).toEqual(['anthropic', 'claude-test']);
     expect(providerFailureKind(error)).toBe(kind);
-    expect(events).toEqual([
-      { type: 'fallback', turn: 0, member: 'openai/gpt-test', kind, error },
-    ]);
+    expect(events).toEqual([{ type: 'fallback', turn: 0, member: 'openai/gpt-test', kind, error }]);
   });
 
   it('throws at once what does not warrant a fallback (a 400), and never asks the next', async () => {
@@ -140,7 +141,10 @@ describe('FallbackAdapter: moving to the next provider', () => {
         new MemberStub('openai', 'a', [{ throws: unauthorized }]),
         new MemberStub('anthropic', 'b', [answer('b')]),
       ],
-      { fallbackOn: (error, kind) => kind !== undefined || (error as { status?: number }).status === 401 },
+      {
+        fallbackOn: (error, kind) =>
+          kind !== undefined || (error as { status?: number }).status === 401,
+      },
     );
     expect((await byPredicate.request(request())).text).toBe('b');
   });
@@ -152,7 +156,9 @@ describe('FallbackAdapter: moving to the next provider', () => {
     const second = new MemberStub('anthropic', 'b', [answer('b')]);
     controller.abort(new Error('cancelled'));
     const adapter = new FallbackAdapter([first, second]);
-    await expect(adapter.request(request(new ManualClock(), controller.signal))).rejects.toBe(error);
+    await expect(adapter.request(request(new ManualClock(), controller.signal))).rejects.toBe(
+      error,
+    );
     expect(second.requests).toHaveLength(0);
   });
 
@@ -238,7 +244,9 @@ describe('FallbackAdapter: circuit breaker', () => {
     expect((await adapter.request(request(clock))).text).toBe('a again');
     expect(adapter.circuits().get('openai/a')).toBe('closed');
 
-    expect(events.map((e) => e.type === 'circuit' && [e.state, e.at - opened, e.openUntil])).toEqual([
+    expect(
+      events.map((e) => e.type === 'circuit' && [e.state, e.at - opened, e.openUntil]),
+    ).toEqual([
       ['open', 0, opened + 10_000],
       ['half-open', 10_000, undefined],
       ['open', 10_000, opened + 20_000],

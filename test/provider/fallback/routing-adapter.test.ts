@@ -98,13 +98,17 @@ describe('RoutingAdapter', () => {
     const error = await runtime()
       .evaluate(prompt('x'), { adapter })
       .catch((e: unknown) => e);
-    expect(String(error)).toContain("chose \"b\" for turn 0 of 'x/ask', which is not a route");
+    expect(String(error)).toContain('chose "b" for turn 0 of \'x/ask\', which is not a route');
     expect(String(error)).toContain("Return one of the route keys: 'a'");
     expect(() => new RoutingAdapter({ routes: {}, route: () => 'a' })).toThrow(ConfigurationError);
   });
 
   it('checks a prompt against every route: a native tool needs every member to run it', async () => {
-    const native = new NativeTool({ name: 'web_search', type: 'web_search', description: 'Search.' });
+    const native = new NativeTool({
+      name: 'web_search',
+      type: 'web_search',
+      description: 'Search.',
+    });
     const adapter = new RoutingAdapter({
       routes: {
         a: new MemberStub('a', undefined, [], { nativeTools: true }),
