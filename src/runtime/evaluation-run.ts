@@ -197,6 +197,18 @@ export class EvaluationRun<O> {
         cause: error,
       });
     }
+    this.#takeAnswer(answer, turn);
+    return answer;
+  }
+
+  /**
+   * Adds turn `turn`'s usage to the total, records the calls the provider ran
+   * itself, checks the budget and, when streaming, sends the turn's `usage`
+   * and `turn-end` parts naming who served it.
+   */
+  #takeAnswer(answer: ProviderTurn, turn: number): void {
+    const scope = this.#scope;
+    const observer = this.#observer;
     const sink = this.#sink;
     const served = sink === undefined ? undefined : servedBy(answer, scope.adapter);
     if (answer.usage !== undefined) {
@@ -226,7 +238,6 @@ export class EvaluationRun<O> {
       const finishReason = answer.finishReason;
       sink?.sendNow({ type: 'turn-end', turn, finishReason, toolCalls, provider, model });
     }
-    return answer;
   }
 
   /** Sends `request` to the adapter, streamed when the evaluation is. */

@@ -109,10 +109,12 @@ function thirdTurn(items: (index: number) => readonly unknown[]): ConversationMe
   return messages;
 }
 
-function check(turn: ProviderTurn, provider: string | undefined): void {
+/** Fails the bench unless `turn` is the expected answer, served by `provider` when one is named. */
+function check(turn: ProviderTurn, provider: string | undefined): ProviderTurn {
   if (turn.text !== 'ok' || (provider !== undefined && turn.provider !== provider)) {
     throw new Error(`bench: unexpected answer ${JSON.stringify([turn.text, turn.provider])}`);
   }
+  return turn;
 }
 
 async function addedCost(run: number): Promise<{ first: number; third: number }> {
@@ -159,7 +161,11 @@ async function refusingBaseURL(): Promise<string> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   return `http://127.0.0.1:${port}/v1`;
 }
 

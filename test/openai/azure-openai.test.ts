@@ -62,12 +62,12 @@ afterEach(async () => {
 });
 
 /** The `openai` package's Azure client against the local server, as an application builds it. */
-function azureClient(deployment: string | undefined = DEPLOYMENT): AzureOpenAI {
+function azureClient(deployment: string | null): AzureOpenAI {
   return new AzureOpenAI({
     endpoint: server.baseURL.replace(/\/v1$/, ''),
     apiKey: AZURE_KEY,
     apiVersion: API_VERSION,
-    ...(deployment === undefined ? {} : { deployment }),
+    ...(deployment === null ? {} : { deployment }),
   });
 }
 
@@ -85,7 +85,7 @@ describe('Azure OpenAI through OpenAIAdapter and the AzureOpenAI client', () => 
       },
       { json: gpt.chatCompletion({ content: 'Clear skies in Oslo.' }) },
     );
-    const adapter = new OpenAIAdapter(azureClient(), { model: DEPLOYMENT, api: 'chat' });
+    const adapter = new OpenAIAdapter(azureClient(DEPLOYMENT), { model: DEPLOYMENT, api: 'chat' });
 
     const response = await runtime().evaluate(prompt, { adapter, input: 'Weather in Oslo?' });
 
@@ -99,7 +99,7 @@ describe('Azure OpenAI through OpenAIAdapter and the AzureOpenAI client', () => 
     ]);
     for (const request of server.requests) {
       expect(request.headers['api-key']).toBe(AZURE_KEY);
-      expect(request.headers['authorization']).toBeUndefined();
+      expect(request.headers.authorization).toBeUndefined();
     }
     const messages = server.requests[1]?.body['messages'] as Record<string, unknown>[];
     expect(messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_oslo' });
@@ -111,7 +111,7 @@ describe('Azure OpenAI through OpenAIAdapter and the AzureOpenAI client', () => 
       { json: gpt.responseBody([gpt.functionCall('forecast', { city: 'Rome' }, 'call_rome')]) },
       { json: gpt.responseBody([gpt.message('Sunny in Rome.')]) },
     );
-    const adapter = new OpenAIAdapter(azureClient(undefined), { model: DEPLOYMENT });
+    const adapter = new OpenAIAdapter(azureClient(null), { model: DEPLOYMENT });
 
     const response = await runtime().evaluate(prompt, { adapter, input: 'Weather in Rome?' });
 
@@ -136,7 +136,7 @@ describe('Azure OpenAI through OpenAIAdapter and the AzureOpenAI client', () => 
     });
     server.reply(echo(500), echo(401));
     const retries: RetryEvent[] = [];
-    const adapter = new OpenAIAdapter(azureClient(), {
+    const adapter = new OpenAIAdapter(azureClient(DEPLOYMENT), {
       model: DEPLOYMENT,
       api: 'chat',
       retry: { initialDelayMs: 1, maxDelayMs: 2, onRetry: (event) => retries.push(event) },

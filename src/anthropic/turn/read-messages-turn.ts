@@ -86,7 +86,9 @@ export function readMessagesTurn(message: unknown, context: MessagesTurnContext)
     providerItems: blocks,
     raw: message,
     model:
-      typeof message['model'] === 'string' && message['model'] !== '' ? message['model'] : undefined,
+      typeof message['model'] === 'string' && message['model'] !== ''
+        ? message['model']
+        : undefined,
   };
 }
 

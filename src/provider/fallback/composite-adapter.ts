@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../../core/errors/configuration-error.js';
+import { describeThrown } from '../../core/errors/describe-thrown.js';
 import type { ToolDefinition } from '../../tools/tool-definition.js';
 import { ProviderAdapter } from '../provider-adapter.js';
 import {
@@ -109,10 +110,12 @@ function checkMembers(
         fix: 'Pass ProviderAdapter instances (new OpenAIAdapter(...)), or { adapter, id } entries.',
       });
     }
-    if (adapter.capabilities.seamVersion !== PROVIDER_SEAM_VERSION) {
+    // Typed as this build's version; an adapter built for another version says otherwise at run time.
+    const version: unknown = adapter.capabilities.seamVersion;
+    if (version !== PROVIDER_SEAM_VERSION) {
       throw new ConfigurationError({
         subject,
-        problem: `adapter '${adapter.name}' implements provider seam version ${String(adapter.capabilities.seamVersion)}, this build speaks ${PROVIDER_SEAM_VERSION}.`,
+        problem: `adapter '${adapter.name}' implements provider seam version ${describeThrown(version)}, this build speaks ${PROVIDER_SEAM_VERSION}.`,
         fix: 'Use an adapter built for this version of affordance.',
       });
     }

@@ -273,7 +273,8 @@ interface Failure {
 function predicateOf(option: FallbackAdapterOptions['fallbackOn']): FallbackPredicate {
   if (typeof option === 'function') return option;
   const kinds = option ?? PROVIDER_FAILURE_KINDS;
-  if (!Array.isArray(kinds) || kinds.some((kind) => !PROVIDER_FAILURE_KINDS.includes(kind))) {
+  const known: readonly unknown[] = PROVIDER_FAILURE_KINDS;
+  if (!Array.isArray(kinds) || kinds.some((kind: unknown) => !known.includes(kind))) {
     throw new ConfigurationError({
       subject,
       problem: `fallbackOn must list failure kinds out of ${PROVIDER_FAILURE_KINDS.join(', ')}, or be a function; got ${String(option)}.`,
@@ -289,7 +290,7 @@ function checkName(name: unknown): string {
   if (typeof name === 'string' && name.trim() !== '') return name;
   throw new ConfigurationError({
     subject,
-    problem: `options.name must be a non-empty string, got ${String(name)}.`,
+    problem: `options.name must be a non-empty string, got '${describeThrown(name)}'.`,
     fix: "Pass e.g. name: 'fallback', or leave it out.",
   });
 }

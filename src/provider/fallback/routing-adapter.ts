@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../../core/errors/configuration-error.js';
+import { describeThrown } from '../../core/errors/describe-thrown.js';
 import type { ProviderTurn } from '../conversation.js';
 import type { ProviderAdapter } from '../provider-adapter.js';
 import type { ProviderRequest } from '../provider-request.js';
@@ -52,7 +53,7 @@ export class RoutingAdapter<K extends string = string> extends CompositeAdapter 
   readonly #onEvent: ((event: FallbackEvent) => void) | undefined;
 
   constructor(options: RoutingAdapterOptions<K>) {
-    const keys = Object.keys(options.routes ?? {});
+    const keys = Object.keys(options.routes);
     const entries = keys.map(
       (key) => (options.routes as Record<string, ProviderAdapter | MemberAdapter>)[key],
     );
@@ -68,7 +69,7 @@ export class RoutingAdapter<K extends string = string> extends CompositeAdapter 
     if (typeof name !== 'string' || name.trim() === '') {
       throw new ConfigurationError({
         subject,
-        problem: `options.name must be a non-empty string, got ${String(name)}.`,
+        problem: `options.name must be a non-empty string, got ${JSON.stringify(name)}.`,
         fix: "Pass e.g. name: 'routing', or leave it out.",
       });
     }
@@ -104,12 +105,12 @@ export class RoutingAdapter<K extends string = string> extends CompositeAdapter 
   }
 
   #memberFor(request: ProviderRequest): Member {
-    const key = this.#route(request);
+    const key: unknown = this.#route(request);
     const member = typeof key === 'string' ? this.#routes.get(key) : undefined;
     if (member !== undefined) return member;
     throw new ConfigurationError({
       subject: `${subject} '${this.name}'`,
-      problem: `the route function chose ${JSON.stringify(key) ?? String(key)} for turn ${request.turn} of '${request.prompt.label}', which is not a route.`,
+      problem: `the route function chose '${describeThrown(key)}' for turn ${request.turn} of '${request.prompt.label}', which is not a route.`,
       fix: `Return one of the route keys: ${this.routeKeys.map((k) => `'${k}'`).join(', ')}.`,
     });
   }

@@ -292,7 +292,7 @@ describe('FallbackAdapter: circuit breaker', () => {
     );
     await expect(adapter.request(request(clock))).rejects.toThrow(/No provider/);
     clock.advance(1_000);
-    const error = await adapter.request(request(clock)).catch((e: unknown) => e as Error);
+    const error = (await adapter.request(request(clock)).catch((e: unknown) => e)) as Error;
     expect(error.message).toContain('openai/a was skipped: its circuit is open for 59000 ms more');
     expect(error.message).toContain('anthropic/b was skipped');
   });

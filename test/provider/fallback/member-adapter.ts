@@ -12,8 +12,8 @@ import {
 /** What a {@link MemberStub} does with one request: answer, throw, or stream some parts then throw. */
 export type Outcome =
   | ProviderTurn
-  | { readonly throws: unknown }
-  | { readonly partsThenThrow: readonly ProviderStreamPart[]; readonly throws: unknown };
+  | { readonly throws: Error }
+  | { readonly partsThenThrow: readonly ProviderStreamPart[]; readonly throws: Error };
 
 /**
  * A test adapter that plays one provider: answers each request with the next
@@ -47,7 +47,7 @@ export class MemberStub extends ProviderAdapter {
   override request(request: ProviderRequest): Promise<ProviderTurn> {
     this.requests.push(request);
     const next = this.#next(request);
-    if ('throws' in next) return Promise.reject(next.throws as Error);
+    if ('throws' in next) return Promise.reject(next.throws);
     return Promise.resolve(next);
   }
 
@@ -56,10 +56,10 @@ export class MemberStub extends ProviderAdapter {
     const next = this.#next(request);
     if ('partsThenThrow' in next) {
       for (const part of next.partsThenThrow) yield part;
-      throw next.throws as Error;
+      throw next.throws;
     }
     await Promise.resolve();
-    if ('throws' in next) throw next.throws as Error;
+    if ('throws' in next) throw next.throws;
     yield* partsOfTurn(next);
   }
 

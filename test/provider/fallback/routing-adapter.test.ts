@@ -13,7 +13,12 @@ import {
   ToolDefinition,
   ToolResult,
 } from 'affordance';
-import { type FallbackEvent, type ProviderRequest, RoutingAdapter } from 'affordance/provider';
+import {
+  type FallbackEvent,
+  type ProviderAdapter,
+  type ProviderRequest,
+  RoutingAdapter,
+} from 'affordance/provider';
 import { TEST_STATE_SECRET } from 'affordance/testing';
 
 import { answer, callTurn, MemberStub } from './member-adapter.js';
@@ -98,9 +103,11 @@ describe('RoutingAdapter', () => {
     const error = await runtime()
       .evaluate(prompt('x'), { adapter })
       .catch((e: unknown) => e);
-    expect(String(error)).toContain('chose "b" for turn 0 of \'x/ask\', which is not a route');
+    expect(String(error)).toContain("chose 'b' for turn 0 of 'x/ask', which is not a route");
     expect(String(error)).toContain("Return one of the route keys: 'a'");
-    expect(() => new RoutingAdapter({ routes: {}, route: () => 'a' })).toThrow(ConfigurationError);
+    expect(
+      () => new RoutingAdapter({ routes: {} as Record<'a', ProviderAdapter>, route: () => 'a' }),
+    ).toThrow(ConfigurationError);
   });
 
   it('checks a prompt against every route: a native tool needs every member to run it', async () => {
@@ -109,7 +116,7 @@ describe('RoutingAdapter', () => {
       type: 'web_search',
       description: 'Search.',
     });
-    const adapter = new RoutingAdapter({
+    const adapter = new RoutingAdapter<'a' | 'b'>({
       routes: {
         a: new MemberStub('a', undefined, [], { nativeTools: true }),
         b: new MemberStub('b', undefined, []),
