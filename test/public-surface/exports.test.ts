@@ -444,6 +444,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
   'affordance/otel': [
     'openTelemetry',
     'OpenTelemetryOptions',
+    'recordFallback',
     'recordRetry',
     'traceContextPropagation',
     'TraceContextPropagation',
