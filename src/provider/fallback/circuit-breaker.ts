@@ -1,3 +1,4 @@
+import type { Clock } from '../../core/clock.js';
 import { ConfigurationError } from '../../core/errors/configuration-error.js';
 
 /**
@@ -57,12 +58,13 @@ export class CircuitBreaker {
   }
 
   /**
-   * Whether a request may go to the provider at `now`: always when closed;
-   * once, as the probe, when the cooling period is over; never otherwise
-   * (while open, or while a probe is out).
+   * Whether a request may go to the provider now: always when closed (the
+   * clock is not read); once, as the probe, when the cooling period is over;
+   * never otherwise (while open, or while a probe is out).
    */
-  admit(now: number): boolean {
+  admit(clock: Clock): boolean {
     if (this.#state === 'closed') return true;
+    const now = clock.now();
     if (this.#state === 'open') {
       if (now < this.#openUntil) return false;
       this.#set('half-open', now);
@@ -73,14 +75,15 @@ export class CircuitBreaker {
   }
 
   /** The provider answered (or refused the request for a reason of its own): the circuit closes. */
-  succeeded(now: number): void {
+  succeeded(clock: Clock): void {
     this.#probing = false;
     this.#failures = 0;
-    if (this.#state !== 'closed') this.#set('closed', now);
+    if (this.#state !== 'closed') this.#set('closed', clock.now());
   }
 
   /** The provider failed in a way the adapter falls back on. */
-  failed(now: number): void {
+  failed(clock: Clock): void {
+    const now = clock.now();
     this.#probing = false;
     this.#failures += 1;
     if (this.#state === 'half-open' || this.#failures >= this.#threshold) {

@@ -123,15 +123,15 @@ export class FallbackAdapter extends CompositeAdapter {
     let failures: Failure[] | undefined;
     for (const member of this.members) {
       const breaker = this.#breakerOf(member);
-      if (!breaker.admit(clock.now())) continue;
+      if (!breaker.admit(clock)) continue;
       let turn: ProviderTurn;
       try {
-        turn = await member.adapter.request(this.#requestFor(request, member));
+        turn = await member.adapter.request(requestFor(request, member.id, this.#onEvent));
       } catch (error) {
         (failures ??= []).push(this.#failed(error, member, request, clock, false));
         continue;
       }
-      breaker.succeeded(clock.now());
+      breaker.succeeded(clock);
       return servedTurn(turn, member.id, member.adapter.name, member.adapter.model);
     }
     throw this.#exhausted(request, failures, clock);
@@ -148,18 +148,20 @@ export class FallbackAdapter extends CompositeAdapter {
     let failures: Failure[] | undefined;
     for (const member of this.members) {
       const breaker = this.#breakerOf(member);
-      if (!breaker.admit(clock.now())) continue;
+      if (!breaker.admit(clock)) continue;
       let delivered = false;
       let settled = false;
       try {
-        for await (const part of member.adapter.stream(this.#requestFor(request, member))) {
+        for await (const part of member.adapter.stream(
+          requestFor(request, member.id, this.#onEvent),
+        )) {
           delivered = true;
           if (part.type !== 'turn') {
             yield part;
             continue;
           }
           settled = true;
-          breaker.succeeded(clock.now());
+          breaker.succeeded(clock);
           const { adapter } = member;
           yield {
             type: 'turn',
@@ -180,20 +182,6 @@ export class FallbackAdapter extends CompositeAdapter {
 
   #breakerOf(member: Member): CircuitBreaker {
     return this.#breakers[member.index] as CircuitBreaker;
-  }
-
-  #requestFor(request: ProviderRequest, member: Member): ProviderRequest {
-    const onEvent = this.#onEvent;
-    return requestFor(request, member.id, (dropped) => {
-      onEvent?.({
-        type: 'items-dropped',
-        turn: request.turn,
-        member: member.id,
-        servedBy: dropped.servedBy,
-        count: dropped.count,
-        itemTypes: dropped.itemTypes,
-      });
-    });
   }
 
   /**
@@ -218,7 +206,7 @@ export class FallbackAdapter extends CompositeAdapter {
       breaker.released();
       throw error;
     }
-    breaker.failed(clock.now());
+    breaker.failed(clock);
     if (delivered) throw error;
     this.#onEvent?.({ type: 'fallback', turn: request.turn, member: member.id, kind, error });
     return { member, kind, error };

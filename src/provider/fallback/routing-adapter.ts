@@ -87,7 +87,7 @@ export class RoutingAdapter<K extends string = string> extends CompositeAdapter 
   /** Sends `request` to the adapter of the route its `route` function picks. */
   override async request(request: ProviderRequest): Promise<ProviderTurn> {
     const member = this.#memberFor(request);
-    const turn = await member.adapter.request(this.#requestFor(request, member));
+    const turn = await member.adapter.request(requestFor(request, member.id, this.#onEvent));
     return servedTurn(turn, member.id, member.adapter.name, member.adapter.model);
   }
 
@@ -97,7 +97,7 @@ export class RoutingAdapter<K extends string = string> extends CompositeAdapter 
   ): AsyncGenerator<ProviderStreamPart, void, undefined> {
     const member = this.#memberFor(request);
     const { adapter } = member;
-    for await (const part of adapter.stream(this.#requestFor(request, member))) {
+    for await (const part of adapter.stream(requestFor(request, member.id, this.#onEvent))) {
       yield part.type === 'turn'
         ? { type: 'turn', turn: servedTurn(part.turn, member.id, adapter.name, adapter.model) }
         : part;
@@ -112,20 +112,6 @@ export class RoutingAdapter<K extends string = string> extends CompositeAdapter 
       subject: `${subject} '${this.name}'`,
       problem: `the route function chose '${describeThrown(key)}' for turn ${request.turn} of '${request.prompt.label}', which is not a route.`,
       fix: `Return one of the route keys: ${this.routeKeys.map((k) => `'${k}'`).join(', ')}.`,
-    });
-  }
-
-  #requestFor(request: ProviderRequest, member: Member): ProviderRequest {
-    const onEvent = this.#onEvent;
-    return requestFor(request, member.id, (dropped) => {
-      onEvent?.({
-        type: 'items-dropped',
-        turn: request.turn,
-        member: member.id,
-        servedBy: dropped.servedBy,
-        count: dropped.count,
-        itemTypes: dropped.itemTypes,
-      });
     });
   }
 }

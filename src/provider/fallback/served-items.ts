@@ -1,5 +1,6 @@
 import type { ConversationMessage, ProviderTurn } from '../conversation.js';
 import type { ProviderRequest } from '../provider-request.js';
+import type { FallbackEvent } from './fallback-event.js';
 
 /**
  * How a composite adapter ({@link FallbackAdapter}, {@link RoutingAdapter})
@@ -24,16 +25,6 @@ export function isServedItems(value: unknown): value is ServedItems {
   return typeof candidate.servedBy === 'string' && Array.isArray(candidate.items);
 }
 
-/** Provider items of another member that were left out of a request. */
-export interface DroppedItems {
-  /** The id of the member that produced them. */
-  readonly servedBy: string;
-  /** How many items were left out. */
-  readonly count: number;
-  /** Their `type` fields, where they have one (`reasoning`, `web_search_call`, `thinking`...). */
-  readonly itemTypes: readonly string[];
-}
-
 /**
  * `turn` as the composite returns it: its provider items wrapped for member
  * `id`, and the provider and model that served it named (the turn's own when
@@ -53,8 +44,7 @@ export function servedTurn(
     parsed: turn.parsed,
     usage: turn.usage,
     finishReason: turn.finishReason,
-    providerItems:
-      items === undefined || items.length === 0 ? items : [{ servedBy: id, items: [...items] }],
+    providerItems: items === undefined || items.length === 0 ? items : [{ servedBy: id, items }],
     raw: turn.raw,
     provider: turn.provider ?? provider,
     model: turn.model ?? model,
@@ -64,13 +54,14 @@ export function servedTurn(
 /**
  * `request` as member `id` receives it: every assistant message's wrapped
  * items unwrapped when `id` produced them, left out (and reported to
- * `dropped`) when another member did. Items outside any envelope pass as they
- * are. The request itself is returned when no message carries an envelope.
+ * `onEvent` as `items-dropped`) when another member did. Items outside any
+ * envelope pass as they are. The request itself is returned when no message
+ * carries an envelope.
  */
 export function requestFor(
   request: ProviderRequest,
   id: string,
-  dropped: (items: DroppedItems) => void,
+  onEvent: ((event: FallbackEvent) => void) | undefined,
 ): ProviderRequest {
   const messages = request.messages;
   let first = -1;
@@ -84,27 +75,32 @@ export function requestFor(
   if (first < 0) return request;
   const translated = messages.slice(0, first);
   for (let at = first; at < messages.length; at++) {
-    translated.push(messageFor(messages[at] as ConversationMessage, id, dropped));
+    translated.push(messageFor(messages[at] as ConversationMessage, request.turn, id, onEvent));
   }
-  return Object.assign({}, request, { messages: translated });
+  return { ...request, messages: translated };
 }
 
 function messageFor(
   message: ConversationMessage,
+  turn: number,
   id: string,
-  dropped: (items: DroppedItems) => void,
+  onEvent: ((event: FallbackEvent) => void) | undefined,
 ): ConversationMessage {
   if (message.role !== 'assistant' || !message.providerItems.some(isServedItems)) return message;
   const items: unknown[] = [];
   for (const item of message.providerItems) {
     if (!isServedItems(item)) items.push(item);
     else if (item.servedBy === id) items.push(...item.items);
-    else
-      dropped({
+    else {
+      onEvent?.({
+        type: 'items-dropped',
+        turn,
+        member: id,
         servedBy: item.servedBy,
         count: item.items.length,
         itemTypes: typesOf(item.items),
       });
+    }
   }
   return {
     role: 'assistant',
