@@ -6,6 +6,7 @@ import { IsString } from 'class-validator';
 import { Container } from 'inversify';
 
 import {
+  type EvaluationState,
   installAffordance,
   MarkdownSection,
   Prompt,
@@ -230,5 +231,84 @@ describe('FallbackAdapter over the real OpenAI and Anthropic SDKs, on 127.0.0.1'
     expect(providerFailureKind(last?.type === 'error' ? last.error : undefined)).not.toBe(
       undefined,
     );
+  });
+
+  it('an approval pause on OpenAI is resumed on Claude while OpenAI refuses connections', async () => {
+    const approvalPrompt = new Prompt({
+      ns: 'support',
+      key: 'approved-refunds',
+      sections: [
+        new MarkdownSection({
+          key: 'desk',
+          title: 'Desk',
+          template: 'Refund orders when asked.',
+          tools: [
+            new ToolDefinition({
+              name: 'refund_order',
+              description: 'Refund an order.',
+              params: OrderParams,
+              approval: true,
+              handler: (params) => {
+                ledger.push(`refund ${params.orderId}`);
+                return ToolResult.ok(null, `Refunded ${params.orderId}.`);
+              },
+            }),
+          ],
+        }),
+      ],
+    });
+    const reasoning = gpt.reasoning('Needs approval.');
+    openaiServer.reply({
+      json: gpt.responseBody([
+        reasoning,
+        gpt.functionCall('refund_order', { orderId: 'B-2' }, 'call_b2'),
+      ]),
+    });
+    const session = new Session();
+    const first = adapters();
+    const paused = await runtime().evaluate(approvalPrompt, {
+      adapter: new FallbackAdapter([first.openai, first.anthropic]),
+      session,
+      input: 'Refund B-2.',
+    });
+    expect(paused.status).toBe('interrupted');
+    const saved = JSON.stringify(paused.interruption?.state);
+    expect(saved).toContain(String(reasoning['encrypted_content']));
+
+    // Another process, later: OpenAI refuses connections; Claude serves the resumed turn.
+    anthropicServer.reply({ json: claude.messageBody({ text: 'Refunded B-2.' }) });
+    const later = adapters(await refusingBaseURL());
+    const events: FallbackEvent[] = [];
+    const done = await runtime().resume(
+      approvalPrompt,
+      JSON.parse(saved) as EvaluationState,
+      [{ callId: 'call_b2', approved: true }],
+      {
+        adapter: new FallbackAdapter([later.openai, later.anthropic], {
+          onEvent: (event) => events.push(event),
+        }),
+        session,
+      },
+    );
+
+    expect(done.status).toBe('completed');
+    expect(done.text).toBe('Refunded B-2.');
+    expect(ledger).toEqual(['refund B-2']);
+    const sent = anthropicServer.requests[0]?.body ?? {};
+    expect(JSON.stringify(sent)).not.toContain('gAAAA');
+    expect(sent['messages']).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Refund B-2.' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'call_b2', name: 'refund_order', input: { orderId: 'B-2' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [expect.objectContaining({ type: 'tool_result', tool_use_id: 'call_b2' })],
+      },
+    ]);
+    expect(events.map((event) => event.type)).toEqual(['fallback', 'items-dropped']);
   });
 });
