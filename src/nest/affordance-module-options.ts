@@ -2,6 +2,7 @@ import type { FactoryProvider, InjectionToken, ModuleMetadata } from '@nestjs/co
 import type { Container, Newable } from 'inversify';
 
 import type { SessionCodec, SessionStore } from '../durable/index.js';
+import type { FallbackAdapterOptions } from '../provider/index.js';
 
 import type {
   AffordanceRuntime,
@@ -35,8 +36,20 @@ export type AdapterScope = 'singleton' | 'evaluation';
 
 /** Options of `AffordanceModule.forRoot` (and what `forRootAsync`'s factory returns). */
 export interface AffordanceModuleOptions {
-  /** The provider adapter every evaluation of `AffordanceService` uses. */
-  readonly adapter: AdapterOption;
+  /**
+   * The provider adapter every evaluation of `AffordanceService` uses; a list
+   * of them (each a class or a factory) is served by a `FallbackAdapter` over
+   * them, in order, with the `fallback` options. A factory may also return a
+   * `FallbackAdapter` or `RoutingAdapter` it builds itself.
+   */
+  readonly adapter: AdapterOption | readonly AdapterOption[];
+  /**
+   * Options of the `FallbackAdapter` the module builds when `adapter` is a
+   * list (which failures move on, the circuit breaker, `onEvent`). Its
+   * circuits live as long as the adapter: keep the default `adapterScope`
+   * (`'singleton'`) for a failing provider to be skipped across requests.
+   */
+  readonly fallback?: FallbackAdapterOptions;
   /**
    * `'evaluation'` builds a new adapter (calls the factory, or resolves the
    * class again) for every evaluation started through `AffordanceService` or

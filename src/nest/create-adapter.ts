@@ -2,6 +2,7 @@ import type { Newable } from 'inversify';
 
 import { type AffordanceRuntime, ConfigurationError, ProviderAdapter } from '../index.js';
 import {
+  FallbackAdapter,
   providerCapabilities,
   type ProviderCapabilities,
   type ProviderTurn,
@@ -21,10 +22,28 @@ const scriptedFactory = 'adapter: () => new ScriptedAdapter(script)';
  */
 export async function createAdapter(
   runtime: AffordanceRuntime,
-  options: Pick<AffordanceModuleOptions, 'adapter' | 'adapterScope'>,
+  options: Pick<AffordanceModuleOptions, 'adapter' | 'adapterScope' | 'fallback'>,
 ): Promise<ProviderAdapter> {
   const container = runtime.container;
   const option = options.adapter;
+  if (isAdapterList(option)) {
+    const build = async (): Promise<ProviderAdapter> => {
+      const members: ProviderAdapter[] = [];
+      for (const member of option) members.push(await buildAdapter(runtime, member, false));
+      return new FallbackAdapter(members, options.fallback);
+    };
+    if (options.adapterScope === 'evaluation') {
+      if (!container.isBound(ProviderAdapter)) {
+        container.bind(ProviderAdapter).toDynamicValue(build).inTransientScope();
+      }
+      return new PerEvaluationAdapter();
+    }
+    const fallback = await build();
+    if (!container.isBound(ProviderAdapter)) {
+      container.bind(ProviderAdapter).toConstantValue(fallback);
+    }
+    return fallback;
+  }
   if (options.adapterScope === 'evaluation') {
     if (!container.isBound(ProviderAdapter)) {
       container
@@ -35,6 +54,12 @@ export async function createAdapter(
     return new PerEvaluationAdapter();
   }
   return buildAdapter(runtime, option, true);
+}
+
+function isAdapterList(
+  option: AdapterOption | readonly AdapterOption[],
+): option is readonly AdapterOption[] {
+  return Array.isArray(option);
 }
 
 async function buildAdapter(
@@ -93,7 +118,20 @@ function explainUnbuildable(
 export function assertAdapterOption(
   option: unknown,
   where: string,
-): asserts option is AdapterOption {
+): asserts option is AdapterOption | readonly AdapterOption[] {
+  if (Array.isArray(option)) {
+    if (option.length === 0) {
+      throw new ConfigurationError({
+        subject: where,
+        problem: 'options.adapter is an empty list.',
+        fix: 'List the adapters to fall back across, in order, e.g. adapter: [OpenAIAdapter, () => anthropicAdapter].',
+      });
+    }
+    option.forEach((member: unknown, index) => {
+      assertAdapterOption(member, `${where} (options.adapter[${index}])`);
+    });
+    return;
+  }
   if (typeof option === 'function' && isAdapterClass(option as AdapterOption)) {
     const cls = option as Newable<ProviderAdapter>;
     if (!buildable(cls)) {

@@ -10,7 +10,7 @@ import { recordError } from './record-error.js';
  * Runs one provider request in a `chat {model}` client span, child of the
  * evaluation's span, with the request made in the span's context (so the
  * HTTP client's own spans and {@link recordRetry} land under it); records
- * the response's model, finish reason and usage, and the
+ * the provider that served (a fallback or routing member), the response's model, finish reason and usage, and the
  * `gen_ai.client.operation.duration` and `gen_ai.client.token.usage` metrics. @internal
  */
 export function observeChat(
@@ -66,7 +66,10 @@ function answered(
   answer: ProviderTurn,
   started: number,
 ): void {
-  const responseModel = stringField(answer.raw, 'model');
+  // The member that served (FallbackAdapter, RoutingAdapter) and the model it reports.
+  const provider = answer.provider ?? evaluation.provider;
+  if (provider !== evaluation.provider) span.setAttribute(GenAi.providerName, provider);
+  const responseModel = answer.model ?? stringField(answer.raw, 'model');
   const responseId = stringField(answer.raw, 'id');
   if (responseModel !== undefined) span.setAttribute(GenAi.responseModel, responseModel);
   if (responseId !== undefined) span.setAttribute(GenAi.responseId, responseId);
@@ -83,6 +86,7 @@ function answered(
   if (evaluation.captureContent) span.setAttribute(GenAi.outputMessages, outputMessages(answer));
   span.end();
   const attributes = metricAttributes(evaluation, responseModel);
+  attributes[GenAi.providerName] = provider;
   const instruments = evaluation.instruments;
   instruments.operationDuration.record(seconds(started), attributes);
   if (usage?.inputTokens !== undefined) {

@@ -50,6 +50,12 @@ export const Affordance = {
   retryAttempt: 'affordance.retry.attempt',
   retryDelayMs: 'affordance.retry.delay_ms',
   retryReason: 'affordance.retry.reason',
+  fallbackMember: 'affordance.fallback.member',
+  fallbackKind: 'affordance.fallback.kind',
+  fallbackState: 'affordance.fallback.circuit_state',
+  fallbackServedBy: 'affordance.fallback.served_by',
+  fallbackCount: 'affordance.fallback.dropped_items',
+  fallbackItemTypes: 'affordance.fallback.dropped_item_types',
 } as const;
 
 /** Span event names. @internal */
@@ -61,6 +67,9 @@ export const Events = {
   denied: 'affordance.tool.denied',
   rolledBack: 'affordance.tool.rolled_back',
   retry: 'affordance.provider.retry',
+  fallback: 'affordance.provider.fallback',
+  circuit: 'affordance.provider.circuit',
+  itemsDropped: 'affordance.provider.items_dropped',
 } as const;
 
 /** Metric names of the conventions. @internal */

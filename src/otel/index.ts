@@ -10,6 +10,7 @@
  * @packageDocumentation
  */
 export { openTelemetry, type OpenTelemetryOptions } from './open-telemetry.js';
+export { recordFallback } from './record-fallback.js';
 export { recordRetry } from './record-retry.js';
 export {
   traceContextPropagation,

@@ -52,6 +52,17 @@ export interface ProviderTurn {
   readonly providerItems?: readonly unknown[] | undefined;
   /** The raw provider response, for diagnosis. */
   readonly raw?: unknown;
+  /**
+   * The provider that served the turn, when it is not the adapter's own `name`
+   * (a `FallbackAdapter` or `RoutingAdapter` sets it to the member that answered).
+   * Events and spans name `provider ?? adapter.name`.
+   */
+  readonly provider?: string | undefined;
+  /**
+   * The model that answered, as the provider reported it (e.g. `gpt-5-mini-2025-08-07`),
+   * else the model asked for. Events and spans name `model ?? adapter.model`.
+   */
+  readonly model?: string | undefined;
 }
 
 /** A message of the conversation an evaluation builds, in provider-neutral form. */

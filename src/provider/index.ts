@@ -93,3 +93,23 @@ export { parseToolArgumentsSync } from '../schema/parse-tool-arguments-sync.js';
 export { toJsonSchema } from '../schema/to-json-schema.js';
 
 export { quotedName } from '../core/errors/quoted-name.js';
+
+export { type CircuitBreakerOptions, type CircuitState } from './fallback/circuit-breaker.js';
+export { CompositeAdapter, type MemberAdapter } from './fallback/composite-adapter.js';
+export {
+  FallbackAdapter,
+  type FallbackAdapterOptions,
+  type FallbackPredicate,
+} from './fallback/fallback-adapter.js';
+export type { FallbackEvent } from './fallback/fallback-event.js';
+export {
+  PROVIDER_FAILURE_KINDS,
+  type ProviderFailureKind,
+  providerFailureKind,
+} from './fallback/provider-failure-kind.js';
+export {
+  type RouteChooser,
+  RoutingAdapter,
+  type RoutingAdapterOptions,
+} from './fallback/routing-adapter.js';
+export { isServedItems, type ServedItems } from './fallback/served-items.js';

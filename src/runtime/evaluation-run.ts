@@ -14,7 +14,7 @@ import type { ProviderRequest, RequestOutput } from '../provider/provider-reques
 import type { TokenUsage } from '../provider/token-usage.js';
 import { assertCallOpen } from '../session/call-frame.js';
 import { evaluationEventFields } from './events/event-fields.js';
-import { recordPromptExecuted } from './record-prompt-executed.js';
+import { recordPromptExecuted, servedBy } from './record-prompt-executed.js';
 import { PromptRendered } from './events/prompt-rendered.js';
 import type { EvaluateOptions } from './evaluate-options.js';
 import { sendOutcomes, streamTurn, wholeTurn } from './stream-turn.js';
@@ -197,10 +197,33 @@ export class EvaluationRun<O> {
         cause: error,
       });
     }
+    this.#takeAnswer(answer, turn);
+    return answer;
+  }
+
+  /**
+   * Adds turn `turn`'s usage to the total, records the calls the provider ran
+   * itself, checks the budget and, when streaming, sends the turn's `usage`
+   * and `turn-end` parts naming who served it.
+   */
+  #takeAnswer(answer: ProviderTurn, turn: number): void {
+    const scope = this.#scope;
+    const observer = this.#observer;
     const sink = this.#sink;
+    const served = sink === undefined ? undefined : servedBy(answer, scope.adapter);
     if (answer.usage !== undefined) {
       this.#usage = this.#usage === undefined ? answer.usage : this.#usage.plus(answer.usage);
-      sink?.sendNow({ type: 'usage', turn, usage: answer.usage, total: this.#usage });
+      if (served !== undefined) {
+        const { provider, model } = served;
+        sink?.sendNow({
+          type: 'usage',
+          turn,
+          usage: answer.usage,
+          total: this.#usage,
+          provider,
+          model,
+        });
+      }
     }
     for (const native of answer.nativeCalls ?? []) {
       const outcome = recordNativeCall(scope, native, this.#usage);
@@ -210,8 +233,11 @@ export class EvaluationRun<O> {
     }
     this.checkBudget();
     const toolCalls = answer.toolCalls?.length ?? 0;
-    sink?.sendNow({ type: 'turn-end', turn, finishReason: answer.finishReason, toolCalls });
-    return answer;
+    if (served !== undefined) {
+      const { provider, model } = served;
+      const finishReason = answer.finishReason;
+      sink?.sendNow({ type: 'turn-end', turn, finishReason, toolCalls, provider, model });
+    }
   }
 
   /** Sends `request` to the adapter, streamed when the evaluation is. */
@@ -347,6 +373,7 @@ export class EvaluationRun<O> {
       response,
       Math.max(0, this.#clock.now() - this.#started),
       (message, extra) => this.fail(message, 'response', extra),
+      servedBy(answer, scope.adapter),
     );
     return response;
   }

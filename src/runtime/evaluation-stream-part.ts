@@ -41,6 +41,10 @@ export type EvaluationStreamPart<O = unknown> =
       readonly usage: TokenUsage;
       /** The evaluation's usage so far. */
       readonly total: TokenUsage;
+      /** The provider that served the request (`ProviderTurn.provider`, else the adapter's `name`). */
+      readonly provider: string;
+      /** The model that answered (`ProviderTurn.model`, else the adapter's `model`), if known. */
+      readonly model: string | undefined;
     }
   | { readonly type: 'native-call'; readonly turn: number; readonly event: ToolInvoked }
   | {
@@ -49,6 +53,10 @@ export type EvaluationStreamPart<O = unknown> =
       readonly finishReason: FinishReason | undefined;
       /** How many tool calls the model asked for in this turn (they run next). */
       readonly toolCalls: number;
+      /** The provider that served the turn (`ProviderTurn.provider`, else the adapter's `name`). */
+      readonly provider: string;
+      /** The model that answered (`ProviderTurn.model`, else the adapter's `model`), if known. */
+      readonly model: string | undefined;
     }
   | {
       readonly type: 'tool-call-end';

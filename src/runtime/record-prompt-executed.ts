@@ -3,7 +3,20 @@ import type { PromptEvaluationError } from '../core/errors/prompt-evaluation-err
 import { evaluationEventFields } from './events/event-fields.js';
 import { PromptExecuted } from './events/prompt-executed.js';
 import type { CompletedResponse } from './prompt-response.js';
+import type { ProviderTurn } from '../provider/conversation.js';
+import type { ProviderAdapter } from '../provider/provider-adapter.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
+
+/** The provider and model that served a turn. @internal */
+export interface ServedBy {
+  readonly provider: string;
+  readonly model: string | undefined;
+}
+
+/** Who served `answer`: the turn's own `provider` and `model`, else the adapter's. @internal */
+export function servedBy(answer: ProviderTurn, adapter: ProviderAdapter): ServedBy {
+  return { provider: answer.provider ?? adapter.name, model: answer.model ?? adapter.model };
+}
 
 /** How the evaluation turns a failure into its own error. @internal */
 export type FailResponse = (
@@ -20,6 +33,7 @@ export function recordPromptExecuted(
   response: CompletedResponse,
   durationMs: number,
   fail: FailResponse,
+  servedBy: ServedBy,
 ): void {
   const executed = scope.session.dispatch(
     new PromptExecuted(
@@ -27,6 +41,8 @@ export function recordPromptExecuted(
         result: { text: response.text, output: response.output },
         usage: response.usage,
         durationMs,
+        provider: servedBy.provider,
+        model: servedBy.model,
       }),
     ),
   );

@@ -41,6 +41,8 @@ export type Responder = Reply | ((request: RecordedRequest) => Reply);
 export interface RecordedRequest {
   readonly method: string;
   readonly path: string;
+  /** The query string, `?` included (`''` when none), e.g. Azure's `?api-version=...`. */
+  readonly search: string;
   readonly headers: IncomingMessage['headers'];
   /** The JSON body. */
   readonly body: Record<string, unknown>;
@@ -139,7 +141,8 @@ export class OpenAITestServer {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
     const body = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     const schema = requestSchemaFor(path);
     const cutOff = deferred();
     response.on('close', () => {
@@ -148,6 +151,7 @@ export class OpenAITestServer {
     const recorded: RecordedRequest = {
       method: request.method ?? 'GET',
       path,
+      search: url.search,
       headers: request.headers,
       body,
       violations:

@@ -85,6 +85,10 @@ export function readMessagesTurn(message: unknown, context: MessagesTurnContext)
     finishReason: calls.length > 0 ? 'tool_calls' : 'stop',
     providerItems: blocks,
     raw: message,
+    model:
+      typeof message['model'] === 'string' && message['model'] !== ''
+        ? message['model']
+        : undefined,
   };
 }
 

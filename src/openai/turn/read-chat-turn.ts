@@ -85,6 +85,7 @@ export function readChatTurn(completion: unknown, context: ChatTurnContext): Pro
     usage: TokenUsage.fromProviderUsage(body['usage']),
     finishReason: calls.length > 0 ? 'tool_calls' : finish === 'stop' ? 'stop' : 'other',
     raw: completion,
+    model: typeof body['model'] === 'string' && body['model'] !== '' ? body['model'] : undefined,
   };
 }
 

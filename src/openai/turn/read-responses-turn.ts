@@ -82,6 +82,7 @@ export function readResponsesTurn(response: unknown, context: ResponsesTurnConte
           : 'stop',
     providerItems: output,
     raw: response,
+    model: answeringModel(response['model']),
   };
 }
 
@@ -176,4 +177,9 @@ function reasonOf(response: Item): string {
 
 function limitOf(context: ResponsesTurnContext): string {
   return context.maxOutputTokens === undefined ? '' : ` (now ${context.maxOutputTokens})`;
+}
+
+/** The model the response names (the dated snapshot that answered), when it names one. */
+function answeringModel(model: unknown): string | undefined {
+  return typeof model === 'string' && model !== '' ? model : undefined;
 }

@@ -19,6 +19,10 @@ export interface PromptExecutedInit<T = unknown> extends PromptEventInit {
   readonly usage?: TokenUsage | undefined;
   /** How long the evaluation took, in milliseconds. */
   readonly durationMs?: number | undefined;
+  /** The provider that served the answering turn (`ProviderTurn.provider`, else the adapter's `name`). */
+  readonly provider?: string | undefined;
+  /** The model that gave the answer (`ProviderTurn.model`, else the adapter's `model`), if known. */
+  readonly model?: string | undefined;
 }
 
 /**
@@ -44,12 +48,21 @@ export class PromptExecuted<T = unknown> extends PromptEvent {
   readonly usage: TokenUsage | undefined;
   /** How long the evaluation took, in milliseconds, if measured. */
   readonly durationMs: number | undefined;
+  /**
+   * The provider that served the answering turn: differs from `adapter` when
+   * a `FallbackAdapter` or `RoutingAdapter` answered through one of its members.
+   */
+  readonly provider: string | undefined;
+  /** The model that gave the answer, as the provider reported it, if known. */
+  readonly model: string | undefined;
 
   constructor(init: PromptExecutedInit<T>) {
     super(init);
     this.result = init.result;
     this.usage = init.usage;
     this.durationMs = init.durationMs;
+    this.provider = init.provider;
+    this.model = init.model;
     if (new.target === PromptExecuted) Object.freeze(this);
   }
 }
