@@ -18,20 +18,24 @@ export const guideGroups: { text: string; items: [slug: string, title: string][]
     items: [
       ['getting-started', 'Getting started'],
       ['coming-from', 'Coming from other SDKs'],
+      ['examples', 'Examples'],
     ],
   },
   {
     text: 'Concepts',
     items: [
+      ['tools', 'Tools, results and schemas'],
       ['tools-and-params', 'Tools and params'],
       ['json-schema-params', 'JSON Schema params'],
       ['sections-and-prompts', 'Sections and prompts'],
       ['sessions-and-state', 'Sessions and state'],
+      ['runtime', 'The runtime and the loop'],
       ['loop-control', 'Loop control'],
       ['progressive-disclosure', 'Progressive disclosure'],
       ['streaming', 'Streaming'],
       ['policies-and-approvals', 'Policies and approvals'],
       ['testing', 'Testing your agents'],
+      ['planning-and-filesystem', 'Planning and filesystem tools'],
     ],
   },
   {
@@ -58,6 +62,7 @@ export const guideGroups: { text: string; items: [slug: string, title: string][]
       ['guarantees', 'Guarantees and limits'],
       ['performance', 'Performance'],
       ['architecture', 'Architecture'],
+      ['development', 'Working on affordance'],
     ],
   },
 ];
@@ -85,6 +90,7 @@ export default defineConfig({
   cleanUrls: false,
   lastUpdated: false,
   srcExclude: ['snippets/**'],
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
   themeConfig: {
     nav: [
       { text: 'Guide', link: '/guide/getting-started' },

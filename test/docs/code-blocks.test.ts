@@ -39,7 +39,9 @@ describe('docs: code blocks', () => {
     const page = join(fixtures, 'inline-ts.md');
     const problems = pageProblems(page, readFileSync(page, 'utf8'));
     expect(problems).toEqual([
-      expect.stringMatching(/^test\/docs\/fixtures\/inline-ts\.md:5: inline `ts` block\. Fix: move/),
+      expect.stringMatching(
+        /^test\/docs\/fixtures\/inline-ts\.md:5: inline `ts` block\. Fix: move/,
+      ),
       expect.stringMatching(/^test\/docs\/fixtures\/inline-ts\.md:13: inline `typescript` block/),
     ]);
   });
@@ -48,8 +50,12 @@ describe('docs: code blocks', () => {
     const page = join(fixtures, 'bad-includes.md');
     const problems = pageProblems(page, readFileSync(page, 'utf8'));
     expect(problems).toEqual([
-      expect.stringContaining(':3: includes @/snippets/no-such-page/missing.ts, which does not exist'),
-      expect.stringContaining(":5: includes region 'no-such-region' of @/snippets/getting-started/openai-agent.ts"),
+      expect.stringContaining(
+        ':3: includes @/snippets/no-such-page/missing.ts, which does not exist',
+      ),
+      expect.stringContaining(
+        ":5: includes region 'no-such-region' of @/snippets/getting-started/openai-agent.ts",
+      ),
     ]);
   });
 
@@ -61,6 +67,8 @@ describe('docs: code blocks', () => {
   it('should report a snippet no test imports', () => {
     const orphan = join(docsRoot, 'snippets/getting-started/openai-agent.ts');
     expect(unrunSnippets([orphan], [])).toEqual([orphan]);
-    expect(unrunSnippets([orphan], [join(repoRoot, 'test/docs/getting-started.test.ts')])).toEqual([]);
+    expect(unrunSnippets([orphan], [join(repoRoot, 'test/docs/getting-started.test.ts')])).toEqual(
+      [],
+    );
   });
 });

@@ -3,10 +3,7 @@ import { invokeFunctionTool, RunContext } from '@openai/agents-core';
 import { Session, ToolInvoked } from 'affordance';
 import { createTestRuntime } from 'affordance/testing';
 
-import {
-  deskPrompt,
-  Orders,
-} from '../../docs/snippets/coming-from/affordance-tool.js';
+import { deskPrompt, Orders } from '../../docs/snippets/coming-from/affordance-tool.js';
 import { type DeskContext, orderStatus } from '../../docs/snippets/coming-from/agents-sdk-tool.js';
 
 /** The side-by-side tools of the "Coming from" page answer the same call the same way. */

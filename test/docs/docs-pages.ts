@@ -10,7 +10,11 @@ export const docsRoot = join(repoRoot, 'docs');
 const notPages = new Set(['api', '.vitepress', 'snippets', 'node_modules']);
 
 /** Every file under `dir` whose name ends with `suffix`, recursively, skipping `skip` at the top. */
-export function filesUnder(dir: string, suffix: string, skip: ReadonlySet<string> = new Set()): string[] {
+export function filesUnder(
+  dir: string,
+  suffix: string,
+  skip: ReadonlySet<string> = new Set(),
+): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -24,7 +28,18 @@ export function docsPages(): string[] {
   return filesUnder(docsRoot, '.md', notPages);
 }
 
-const scriptLanguages = new Set(['ts', 'typescript', 'tsx', 'mts', 'cts', 'js', 'javascript', 'jsx', 'mjs', 'cjs']);
+const scriptLanguages = new Set([
+  'ts',
+  'typescript',
+  'tsx',
+  'mts',
+  'cts',
+  'js',
+  'javascript',
+  'jsx',
+  'mjs',
+  'cjs',
+]);
 
 /**
  * What is wrong with one markdown page under the docs convention: an inline
@@ -40,7 +55,8 @@ export function pageProblems(page: string, text: string): string[] {
     const at = `${name}:${index + 1}`;
     const opening = /^\s*(`{3,}|~{3,})\s*([\w-]*)/.exec(line);
     if (fence !== undefined) {
-      if (opening !== null && line.trim().startsWith(fence) && line.trim() === fence) fence = undefined;
+      if (opening !== null && line.trim().startsWith(fence) && line.trim() === fence)
+        fence = undefined;
       return;
     }
     if (opening !== null) {
@@ -57,14 +73,21 @@ export function pageProblems(page: string, text: string): string[] {
     const include = /^\s*<<<\s+(\S+)/.exec(line);
     if (include === null) return;
     const [target = '', region] = (include[1] ?? '').replace(/[{[].*$/, '').split('#');
-    const file = target.startsWith('@/') ? join(docsRoot, target.slice(2)) : resolve(dirname(page), target);
+    const file = target.startsWith('@/')
+      ? join(docsRoot, target.slice(2))
+      : resolve(dirname(page), target);
     if (!existsSync(file)) {
-      problems.push(`${at}: includes ${target}, which does not exist. Fix: create it or correct the path.`);
+      problems.push(
+        `${at}: includes ${target}, which does not exist. Fix: create it or correct the path.`,
+      );
       return;
     }
     if (region !== undefined && region !== '') {
       const source = readFileSync(file, 'utf8');
-      if (!new RegExp(`#region ${region}\\b`).test(source) || !new RegExp(`#endregion ${region}\\b`).test(source)) {
+      if (
+        !new RegExp(`#region ${region}\\b`).test(source) ||
+        !new RegExp(`#endregion ${region}\\b`).test(source)
+      ) {
         problems.push(
           `${at}: includes region '${region}' of ${target}, which has no '// #region ${region}' ... ` +
             `'// #endregion ${region}'. Fix: add the markers or correct the name.`,
@@ -78,7 +101,9 @@ export function pageProblems(page: string, text: string): string[] {
 /** Relative module specifiers `source` imports (static, dynamic and re-exports). */
 function relativeImports(source: string): string[] {
   const found: string[] = [];
-  for (const match of source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+  for (const match of source.matchAll(
+    /(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g,
+  )) {
     if (match[1] !== undefined) found.push(match[1]);
   }
   return found;

@@ -28,16 +28,20 @@ export async function printedBy(load: () => Promise<unknown>): Promise<string> {
 
 describe('docs: getting started', () => {
   it('should run the quickstart offline and print the transcript the page shows', async () => {
-    const printed = await printedBy(() => import('../../docs/snippets/getting-started/quickstart.js'));
+    const printed = await printedBy(
+      () => import('../../docs/snippets/getting-started/quickstart.js'),
+    );
     expect(printed).toBe(readFileSync(new URL('quickstart.out.txt', snippets), 'utf8'));
     expect(printed).toContain('→ failure');
     expect(printed).toContain('answer: Tomorrow in Paris');
   });
 
-  it('should keep the README quickstart identical to the snippet file', () => {
+  it('should keep the README quickstart and its output identical to the snippet and what it prints', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const block = /```ts\n([\s\S]*?)```/.exec(readme);
     expect(block?.[1]).toBe(readFileSync(new URL('quickstart.ts', snippets), 'utf8'));
+    const shown = /It prints:\n\n```text\n([\s\S]*?)```/.exec(readme);
+    expect(shown?.[1]).toBe(readFileSync(new URL('quickstart.out.txt', snippets), 'utf8'));
   });
 });
 

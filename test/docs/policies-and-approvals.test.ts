@@ -37,7 +37,8 @@ describe('docs: policies and approvals across two processes', () => {
       stateSecret: secret,
     });
     const result = await requestRefund(processA, 'customer-42', 'Refund A-1042, $120.');
-    if ('answer' in result) throw new Error(`expected a pause, got the answer ${String(result.answer)}`);
+    if ('answer' in result)
+      throw new Error(`expected a pause, got the answer ${String(result.answer)}`);
     request = JSON.parse(JSON.stringify(result)) as ApprovalRequest; // what crosses the wire
     expect(request.pending).toEqual([
       { callId: 'call_1', tool: 'refund_order', reason: expect.any(String) as string },
@@ -69,7 +70,12 @@ describe('docs: policies and approvals across two processes', () => {
     expect(refundsMade).toEqual(['A-1042: $120']);
 
     const stored = await processB.persistence.open('customer-42');
-    expect(stored.session.slice(ToolInvoked).all().map((call) => call.outcome)).toEqual(['success']);
+    expect(
+      stored.session
+        .slice(ToolInvoked)
+        .all()
+        .map((call) => call.outcome),
+    ).toEqual(['success']);
 
     const again = await catchRejection(EvaluationStateError, () =>
       approveRefund(processB, request, [{ callId: 'call_1', approved: true }]),

@@ -14,7 +14,9 @@ describe('docs: streaming', () => {
     });
     const writes: string[] = [];
     await printStream(runtime, orderPrompt, new Session(), (text) => writes.push(text));
-    expect(writes.join('')).toBe('[order_status: success]\nOpen Settings, then Reset.\n(2 turns)\n');
+    expect(writes.join('')).toBe(
+      '[order_status: success]\nOpen Settings, then Reset.\n(2 turns)\n',
+    );
     expect(writes.length).toBeGreaterThan(3); // the text came in pieces
   });
 });

@@ -38,7 +38,9 @@ describe('docs: tools with class-validator and Standard Schema params', () => {
       const prompt = new Prompt({
         ns: 'docs',
         key: 'orders',
-        sections: [new MarkdownSection({ key: 'orders', title: 'Orders', template: 'x', tools: [tool] })],
+        sections: [
+          new MarkdownSection({ key: 'orders', title: 'Orders', template: 'x', tools: [tool] }),
+        ],
       });
       const { evaluate } = createTestRuntime({
         script: [

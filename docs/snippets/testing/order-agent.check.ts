@@ -22,7 +22,12 @@ describe('order agent', () => {
     const response = await agent.evaluate(orderPrompt, { session, input: 'Where is A-7?' });
 
     expect(response.text).toBe('Order A-7 has shipped.');
-    expect(session.slice(ToolInvoked).all().map((call) => call.outcome)).toEqual(['success']);
+    expect(
+      session
+        .slice(ToolInvoked)
+        .all()
+        .map((call) => call.outcome),
+    ).toEqual(['success']);
     expect(agent.adapter.requests).toHaveLength(2); // what the model was sent, turn by turn
   });
 });

@@ -13,7 +13,8 @@ export const lookupWithClass = new ToolDefinition({
   name: 'lookup_order',
   description: 'Look an order up.',
   params: LookupParams,
-  handler: (params) => ToolResult.ok({ orderId: params.orderId, items: params.includeItems ?? false }),
+  handler: (params) =>
+    ToolResult.ok({ orderId: params.orderId, items: params.includeItems ?? false }),
 });
 
 // ...and as a zod schema (any Standard Schema library works the same way).
@@ -27,5 +28,6 @@ export const lookupWithZod = new ToolDefinition({
   description: 'Look an order up.',
   params: lookupParams,
   // params is typed { orderId: string; includeItems?: boolean } from the schema's output type
-  handler: (params) => ToolResult.ok({ orderId: params.orderId, items: params.includeItems ?? false }),
+  handler: (params) =>
+    ToolResult.ok({ orderId: params.orderId, items: params.includeItems ?? false }),
 });
