@@ -40,6 +40,13 @@ describe('docs: getting started', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const block = /```ts\n([\s\S]*?)```/.exec(readme);
     expect(block?.[1]).toBe(readFileSync(new URL('quickstart.ts', snippets), 'utf8'));
+    const page = readFileSync(
+      new URL('../../docs/guide/getting-started.md', import.meta.url),
+      'utf8',
+    );
+    const tsconfigOf = (markdown: string): unknown =>
+      JSON.parse(/```json\n([\s\S]*?)```/.exec(markdown)?.[1] ?? '');
+    expect(tsconfigOf(readme)).toEqual(tsconfigOf(page)); // the page's tsconfig is compiled by test/hardening/consumer-package
     const shown = /It prints:\n\n```text\n([\s\S]*?)```/.exec(readme);
     expect(shown?.[1]).toBe(readFileSync(new URL('quickstart.out.txt', snippets), 'utf8'));
   });

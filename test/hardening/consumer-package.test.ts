@@ -17,6 +17,9 @@
  *   file pins), so the consumer's `require('inversify')` and affordance's are
  *   the same module, as with a real install.
  * - Each consumer file runs in a plain `node` (no jest, no NODE_OPTIONS).
+ * - A newcomer's project (`newcomer/`, `"type": "module"`) is made from the
+ *   packed Getting started page alone: its tsconfig and its first TypeScript
+ *   block, compiled by tsc and run by node, print what the page shows.
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -25,6 +28,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -47,6 +51,7 @@ const entryPoints = [
 let work: string;
 let consumer: string;
 let packedFiles: string[];
+let newcomer: string;
 
 /** Runs `command` in a plain environment; a failure shows what it printed (tsc reports on stdout). */
 function run(command: string, args: readonly string[], cwd: string): string {
@@ -72,11 +77,22 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'affordance-consumer-'));
   const pkg = join(work, 'pkg');
   mkdirSync(pkg);
-  for (const file of ['package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json']) {
+  for (const file of [
+    'package.json',
+    'README.md',
+    'ARCHITECTURE.md',
+    'tsconfig.json',
+    'tsconfig.build.json',
+  ]) {
     copyFileSync(join(repo, file), join(pkg, file));
   }
-  for (const folder of ['src', 'migrations']) {
-    cpSync(join(repo, folder), join(pkg, folder), { recursive: true });
+  // The sources of the packed guides too: docs/ (without the built site), the
+  // files its pages include, and the script that expands them.
+  for (const folder of ['src', 'migrations', 'docs', 'scripts', 'examples', 'test/conformance']) {
+    cpSync(join(repo, folder), join(pkg, folder), {
+      recursive: true,
+      filter: (path) => !/[/\\]docs[/\\](api|\.vitepress[/\\](dist|cache))$/.test(path),
+    });
   }
   symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
   // With its scripts: `prepack` builds dist/ (the scripts print to stderr, the JSON to stdout).
@@ -107,6 +123,14 @@ beforeAll(() => {
   writeFileSync(join(consumer, 'nest-hooks.mjs'), nestHooksConsumer);
   writeFileSync(join(consumer, 'mcp-hooks.mjs'), mcpHooksConsumer);
   writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(typedConsumerConfig));
+
+  newcomer = join(work, 'newcomer');
+  mkdirSync(join(newcomer, 'src'), { recursive: true });
+  symlinkSync(modules, join(newcomer, 'node_modules'));
+  writeFileSync(
+    join(newcomer, 'package.json'),
+    JSON.stringify({ name: 'my-agent', version: '1.0.0', type: 'module', private: true }),
+  );
 }, 240_000);
 
 afterAll(() => {
@@ -138,6 +162,36 @@ describe('The packed package', () => {
     expect(packedFiles.some((file) => file.startsWith('src/') || file.startsWith('test/'))).toBe(
       false,
     );
+  });
+
+  it('carries every guide as markdown with its code inlined, and an llms.txt index of them', () => {
+    const guides = readdirSync(join(repo, 'docs/guide')).filter((file) => file.endsWith('.md'));
+    expect(guides.length).toBeGreaterThan(10);
+    expect(packedFiles).toEqual(
+      expect.arrayContaining(['dist/docs/llms.txt', ...guides.map((file) => `dist/docs/${file}`)]),
+    );
+    const docs = join(consumer, 'node_modules/affordance/dist/docs');
+    const index = readFileSync(join(docs, 'llms.txt'), 'utf8');
+    for (const file of guides) {
+      expect(index).toContain(`](${file}): `);
+      expect(readFileSync(join(docs, file), 'utf8')).not.toMatch(/^<<<|<!--@include/m);
+    }
+    for (const entry of ['affordance', ...entryPoints]) expect(index).toContain(`\`${entry}\``);
+  });
+
+  it("runs the Getting started page's own tsconfig and quickstart in a fresh ES module project", () => {
+    const page = readFileSync(
+      join(consumer, 'node_modules/affordance/dist/docs/getting-started.md'),
+      'utf8',
+    );
+    const tsconfig = /```json\n([\s\S]*?)```/.exec(page)?.[1];
+    const quickstart = /```ts\n([\s\S]*?)```/.exec(page)?.[1];
+    const shown = /```text\n([\s\S]*?)```/.exec(page)?.[1];
+    expect([tsconfig, quickstart, shown].every((block) => block !== undefined)).toBe(true);
+    writeFileSync(join(newcomer, 'tsconfig.json'), tsconfig ?? '');
+    writeFileSync(join(newcomer, 'src/main.ts'), quickstart ?? '');
+    run(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', '.'], newcomer);
+    expect(run(process.execPath, ['dist/main.js'], newcomer)).toBe(shown);
   });
 
   it('can be required from CommonJS: a ToolDefinition evaluated with affordance/testing', () => {
