@@ -159,6 +159,7 @@ describe('The packed package', () => {
     expect(packedFiles.filter((file) => !file.startsWith('dist/'))).toEqual(
       expect.arrayContaining(['package.json']),
     );
+    expect(packedFiles).not.toContain('dist/.tsbuildinfo'); // the build's bookkeeping stays home
     expect(packedFiles.some((file) => file.startsWith('src/') || file.startsWith('test/'))).toBe(
       false,
     );
