@@ -14,12 +14,15 @@ const out = join(root, 'dist/docs');
 /** The lines of `file` between `// #region name` and `// #endregion name`, or all of it. */
 function snippet(file, region) {
   const lines = readFileSync(file, 'utf8').replace(/\n$/, '').split('\n');
-  if (region === undefined) return lines.filter((line) => !/\/\/ #(end)?region\b/.test(line)).join('\n');
+  if (region === undefined)
+    return lines.filter((line) => !/\/\/ #(end)?region\b/.test(line)).join('\n');
   const start = lines.findIndex((line) => line.includes(`#region ${region}`));
   const end = lines.findIndex((line) => line.includes(`#endregion ${region}`));
   if (start < 0 || end < start) throw new Error(`${file} has no region '${region}'`);
   const body = lines.slice(start + 1, end);
-  const indent = Math.min(...body.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)[0].length));
+  const indent = Math.min(
+    ...body.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)[0].length),
+  );
   return body.map((line) => line.slice(indent)).join('\n');
 }
 
@@ -30,8 +33,11 @@ function expand(page, text) {
       const include = /^<<<\s+(\S+?)(?:#([\w-]+))?(?:\{(\w+)[^}]*\})?\s*$/.exec(line);
       if (include !== null) {
         const [, target, region, language] = include;
-        const file = target.startsWith('@/') ? join(docs, target.slice(2)) : resolve(dirname(page), target);
-        const fence = language ?? (file.split('.').pop() === 'txt' ? 'text' : file.split('.').pop());
+        const file = target.startsWith('@/')
+          ? join(docs, target.slice(2))
+          : resolve(dirname(page), target);
+        const fence =
+          language ?? (file.split('.').pop() === 'txt' ? 'text' : file.split('.').pop());
         return `\`\`\`${fence}\n${snippet(file, region)}\n\`\`\``;
       }
       const fileInclude = /^<!--@include:\s*(\S+?)(?:\{(\d+),\})?-->$/.exec(line);
@@ -46,13 +52,17 @@ function expand(page, text) {
 
 mkdirSync(out, { recursive: true });
 const index = [];
-for (const name of readdirSync(join(docs, 'guide')).filter((file) => file.endsWith('.md')).sort()) {
+for (const name of readdirSync(join(docs, 'guide'))
+  .filter((file) => file.endsWith('.md'))
+  .sort()) {
   const page = join(docs, 'guide', name);
   const text = expand(page, readFileSync(page, 'utf8'));
   writeFileSync(join(out, name), text);
   const title = /^# (.+)$/m.exec(text)?.[1] ?? name;
   const summary = text.split('\n\n')[1]?.replace(/\s+/g, ' ').trim() ?? '';
-  index.push(`- [${title}](${name}): ${summary.length > 240 ? `${summary.slice(0, 237)}...` : summary}`);
+  index.push(
+    `- [${title}](${name}): ${summary.length > 240 ? `${summary.slice(0, 237)}...` : summary}`,
+  );
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

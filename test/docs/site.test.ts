@@ -159,7 +159,7 @@ describe('docs site, in headless Chromium', () => {
         if (!link.startsWith(`${server?.base ?? ''}/`)) continue;
         const anchor = link.split('#')[1];
         const landed = visits.get(pageUrl(link));
-        if (landed === undefined || landed.status !== 200) broken.push(`${url} → ${link}: no page`);
+        if (landed?.status !== 200) broken.push(`${url} → ${link}: no page`);
         else if (
           anchor !== undefined &&
           anchor !== '' &&
