@@ -146,8 +146,9 @@ describe('docs site, in headless Chromium', () => {
         .exports,
     ).filter((entry) => entry !== './package.json');
     for (const entry of exported) {
-      const module = entry === '.' ? 'index' : entry.slice(2);
-      expect([entry, page(`/api/${module}/index.html`)?.status]).toEqual([entry, 200]);
+      // One page per entry point (TypeDoc's `outputFileStrategy: "modules"`).
+      const module = entry === '.' ? 'affordance' : entry.slice(2);
+      expect([entry, page(`/api/${module}.html`)?.status]).toEqual([entry, 200]);
     }
   });
 
