@@ -36,6 +36,11 @@ describe('docs: getting started', () => {
     expect(printed).toContain('answer: Tomorrow in Paris');
   });
 
+  it('should keep the README to 200 lines: everything else is in the guides', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+  });
+
   it('should keep the README quickstart and its output identical to the snippet and what it prints', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const block = /```ts\n([\s\S]*?)```/.exec(readme);
