@@ -7,7 +7,8 @@ import type { Config } from 'jest';
  *
  * Two projects, both run by `npm test`: `unit` needs nothing but Node;
  * `servers` (test/durable-servers/) starts real PostgreSQL and Redis servers
- * from Debian's packages on 127.0.0.1 (README, "Running in production").
+ * from Debian's packages on 127.0.0.1 (docs/guide/durable.md).
+ * `npm run test:quick` runs `unit` only, without its slow suites (below).
  */
 const shared = {
   testEnvironment: 'node',
@@ -24,6 +25,20 @@ const shared = {
   setupFiles: ['<rootDir>/test/support/setup.ts'],
 } satisfies Config;
 
+/**
+ * The suites `npm run test:quick` leaves out: each builds or packs the package,
+ * starts a browser or takes over a minute on its own. `npm test` runs them all.
+ */
+const slowSuites = [
+  '/test/docs/site.test.ts', // builds the docs site, crawls it in chromium
+  '/test/examples/chat-page.test.ts', // chromium
+  '/test/hardening/consumer-package.test.ts', // npm pack, tsc
+  '/test/hardening/hostile-patterns.test.ts', // child processes with hostile input
+  '/test/hardening/dispatch.property.test.ts', // property test, thousands of evaluations
+  '/test/schema/compiled-parse.property.test.ts', // property test against the reference parser
+];
+const quick = process.env['AFFORDANCE_TEST_QUICK'] === '1';
+
 const config: Config = {
   // A test's budget is for catching a hang, not for judging speed: jest's 5 s
   // default failed CPU-bound tests (session.test.ts › concurrency) on a loaded
@@ -35,7 +50,12 @@ const config: Config = {
       ...shared,
       displayName: 'unit',
       roots: ['<rootDir>/test'],
-      testPathIgnorePatterns: ['/node_modules/', '/test/bench/', '/test/durable-servers/'],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        '/test/bench/',
+        '/test/durable-servers/',
+        ...(quick ? slowSuites : []),
+      ],
     },
     {
       ...shared,

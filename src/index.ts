@@ -6,6 +6,7 @@
  * `affordance/provider`; tests use `affordance/testing` (the scripted model
  * and the scope and resource inspection helpers).
  * @packageDocumentation
+ * @module affordance
  */
 
 export { installAffordance } from './runtime/scope/install-affordance.js';

@@ -79,6 +79,7 @@ export class ChatController {
     return this.#page.html;
   }
 
+  // #region sse
   @Sse('chat/stream')
   stream(@Req() request: IncomingMessage, @Query() query: ChatQuery): Observable<MessageEvent> {
     const session = new Session();
@@ -91,6 +92,7 @@ export class ChatController {
     });
     return this.#observe(stream, session, query.message);
   }
+  // #endregion sse
 
   /**
    * Resumes a paused chat with the decisions of its approval cards. 404 (as

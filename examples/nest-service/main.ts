@@ -13,6 +13,7 @@ import type { AgentAnswer } from './agent-answer.js';
 import { OfflineSupportModel } from './offline-model.js';
 import { SupportAppModule } from './support-app-module.js';
 import type { Ticket } from './ticket-desk.js';
+import { portProblem } from '../shared/port-problem.js';
 
 /** Options of {@link createApp} and {@link run}. */
 export interface AppOptions {
@@ -188,5 +189,10 @@ if (
   process.argv[1] !== undefined &&
   import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
 ) {
+  const problem = await portProblem(process.env['PORT']);
+  if (problem !== undefined) {
+    console.error(problem);
+    process.exit(1);
+  }
   await run(console.log, { serve: process.argv.includes('--serve') });
 }

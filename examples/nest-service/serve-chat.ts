@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 
 import { type AppOptions, createApp, usesOpenAI } from './main.js';
+import { portProblem } from '../shared/port-problem.js';
 
 /** Options of {@link serveChat}. */
 export interface ServeChatOptions extends AppOptions {
@@ -38,6 +39,11 @@ if (
   process.argv[1] !== undefined &&
   import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
 ) {
+  const problem = await portProblem(process.env['PORT']);
+  if (problem !== undefined) {
+    console.error(problem);
+    process.exit(1);
+  }
   const { app } = await serveChat();
   process.once('SIGINT', () => {
     void app.close().then(() => process.exit(0));

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The `stateSecret` that signs the service's paused evaluations (README,
- * "Approval"): `AFFORDANCE_STATE_SECRET` from the environment, as an
+ * The `stateSecret` that signs the service's paused evaluations (docs/guide/policies-and-approvals.md): `AFFORDANCE_STATE_SECRET` from the environment, as an
  * application configures it, the same in every process that resumes a state
  * (the queued mode's worker too). When the variable is not set, the demo
  * makes a random one and puts it in its environment, so the processes it

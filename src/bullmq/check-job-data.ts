@@ -8,7 +8,7 @@ import { evaluationRecordKey } from './evaluation-record.js';
 /**
  * The longest `input` a job may carry, in characters (`input.length`): 1 MiB
  * of text, about 250,000 tokens, beyond any model's useful message. A longer
- * one fails the job at once (README, "Running in production").
+ * one fails the job at once (docs/guide/durable.md).
  */
 export const MAX_JOB_INPUT_LENGTH = 1024 * 1024;
 

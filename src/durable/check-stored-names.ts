@@ -6,8 +6,7 @@ import type { SessionChange } from './stored-session.js';
  * characters (UTF-16 code units, `name.length`): 256 characters are at most
  * 768 UTF-8 bytes, so a session id with a slice name or a record key fits in
  * one PostgreSQL index row (about 2,700 bytes), which a 1 MiB id did not.
- * Every store refuses longer names with a `ConfigurationError` (README,
- * "Running in production").
+ * Every store refuses longer names with a `ConfigurationError` (docs/guide/durable.md).
  */
 export const MAX_STORED_NAME_LENGTH = 256;
 

@@ -24,7 +24,7 @@ interface OriginPattern extends HostPattern {
 
 /**
  * The checks an {@link McpHttpHandler} runs on every request before any
- * session work (README, "Model Context Protocol"): Host (DNS rebinding),
+ * session work (docs/guide/mcp.md): Host (DNS rebinding),
  * Origin, and for a POST its Content-Type and Accept; and its limits, checked
  * once when the handler is built. @internal
  */

@@ -8,7 +8,7 @@ import type { EvaluationStream, EvaluationStreamPart } from '../index.js';
  * and completes after the last one (an evaluation's failure is its last,
  * `error` part). Unsubscribing before the end (Nest does when a server-sent
  * events client disconnects) returns the stream's iterator, which cancels the
- * evaluation (README, "Guarantees"). @internal
+ * evaluation (docs/guide/guarantees.md). @internal
  */
 export function observeStream<O>(
   open: () => EvaluationStream<O>,

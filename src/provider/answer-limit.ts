@@ -7,7 +7,7 @@ import type { ProviderStreamPart } from './provider-stream-part.js';
  * The default of `maxAnswerChars` (`RuntimeOptions`, `EvaluateOptions`): 4 Mi
  * (4,194,304) characters of text, reasoning and tool-call arguments in one
  * turn, about eight times what a model that writes 128k output tokens can
- * send. A larger answer fails its turn (README, "Guarantees").
+ * send. A larger answer fails its turn (docs/guide/guarantees.md).
  */
 export const DEFAULT_MAX_ANSWER_CHARS = 4 * 1024 * 1024;
 

@@ -26,7 +26,7 @@ export type StreamProducer<O> = (
  * many unread, the stream's buffer is full, and the evaluation waits before
  * sending the next delta and before starting the next tool call; a turn's
  * first call also waits until every part before it was read, so a reader
- * sees which calls the model asked for before any runs (README, "Guarantees"). The parts sent without waiting (a turn's `usage`,
+ * sees which calls the model asked for before any runs (docs/guide/guarantees.md). The parts sent without waiting (a turn's `usage`,
  * `native-call` and `turn-end`, and the `tool-call-end`s of the calls already
  * started) may go past it.
  */

@@ -9,7 +9,7 @@ export interface RuntimeOptions {
   /**
    * The most characters of text, reasoning and tool-call arguments one
    * provider answer may carry, streamed or whole; a longer answer is stopped
-   * as it arrives and fails the evaluation (README, "Guarantees"). Defaults
+   * as it arrives and fails the evaluation (docs/guide/guarantees.md). Defaults
    * to 4 Mi (`DEFAULT_MAX_ANSWER_CHARS`, 4,194,304).
    */
   readonly maxAnswerChars?: number;

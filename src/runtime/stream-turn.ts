@@ -9,7 +9,7 @@ import type { ToolCallOutcome } from './tool-call-outcome.js';
 
 /**
  * Asks `adapter` for one whole turn; a turn over `request.maxAnswerChars`
- * fails, whichever adapter returned it (README, "Guarantees"). @internal
+ * fails, whichever adapter returned it (docs/guide/guarantees.md). @internal
  */
 export async function wholeTurn(
   adapter: ProviderAdapter,

@@ -135,7 +135,7 @@ export class ToolExecutor {
     let index = 0;
     while (index < calls.length) {
       const start = index;
-      // A streamed evaluation starts no call while its reader's buffer is full (README, "Guarantees").
+      // A streamed evaluation starts no call while its reader's buffer is full (docs/guide/guarantees.md).
       const room = options.room?.(start === 0);
       const most = room === undefined ? calls.length : typeof room === 'number' ? room : await room;
       const batch = this.#nextBatch(scope, calls, index, most);

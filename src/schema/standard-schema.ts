@@ -2,7 +2,7 @@
  * The Standard Schema interface (https://standardschema.dev, version 1) and its
  * Standard JSON Schema extension, written out here so the package depends on no
  * schema library: zod 4, valibot and arktype objects satisfy these types
- * structurally (README, "Standard Schema params").
+ * structurally (docs/guide/tools.md, "Standard Schema params").
  */
 
 /** One segment of a {@link StandardSchemaIssue} path: a key, or an object holding one. */

@@ -147,7 +147,7 @@ export class ScriptedAdapter extends ProviderAdapter {
       raw: turn,
     };
     try {
-      // A scripted answer over maxAnswerChars fails as a provider's would (README, "Guarantees").
+      // A scripted answer over maxAnswerChars fails as a provider's would (docs/guide/guarantees.md).
       checkAnswerSize(answer, request);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));

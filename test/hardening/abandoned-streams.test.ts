@@ -11,7 +11,7 @@ import { createTestRuntime, ScriptedAdapter, type ScriptedTurn } from 'affordanc
 import { settle } from '../support/conversation.js';
 import { Note, workPrompt } from './work-prompt.js';
 
-/** How many parts a stream buffers ahead of its reader (README, "Guarantees"). */
+/** How many parts a stream buffers ahead of its reader (docs/guide/guarantees.md). */
 const BUFFERED_PARTS = 16;
 const CALLS = 40;
 

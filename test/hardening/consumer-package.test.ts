@@ -14,8 +14,19 @@
  *   file pins), so the consumer's `require('inversify')` and affordance's are
  *   the same module, as with a real install.
  * - Each consumer file runs in a plain `node` (no jest, no NODE_OPTIONS).
+ * - A newcomer's project (`newcomer/`, `"type": "module"`) is made from the
+ *   packed Getting started page alone: its tsconfig and its first TypeScript
+ *   block, compiled by tsc and run by node, print what the page shows.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -34,6 +45,7 @@ const entryPoints = [
 let work: string;
 let consumer: string;
 let packedFiles: string[];
+let newcomer: string;
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'affordance-consumer-'));
@@ -61,6 +73,14 @@ beforeAll(() => {
   writeFileSync(join(consumer, 'nest-hooks.mjs'), nestHooksConsumer);
   writeFileSync(join(consumer, 'mcp-hooks.mjs'), mcpHooksConsumer);
   writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(typedConsumerConfig));
+
+  newcomer = join(work, 'newcomer');
+  mkdirSync(join(newcomer, 'src'), { recursive: true });
+  symlinkSync(modules, join(newcomer, 'node_modules'));
+  writeFileSync(
+    join(newcomer, 'package.json'),
+    JSON.stringify({ name: 'my-agent', version: '1.0.0', type: 'module', private: true }),
+  );
 }, 240_000);
 
 afterAll(() => {
@@ -89,9 +109,40 @@ describe('The packed package', () => {
     expect(packedFiles.filter((file) => !file.startsWith('dist/'))).toEqual(
       expect.arrayContaining(['package.json']),
     );
+    expect(packedFiles).not.toContain('dist/.tsbuildinfo'); // the build's bookkeeping stays home
     expect(packedFiles.some((file) => file.startsWith('src/') || file.startsWith('test/'))).toBe(
       false,
     );
+  });
+
+  it('carries every guide as markdown with its code inlined, and an llms.txt index of them', () => {
+    const guides = readdirSync(join(repo, 'docs/guide')).filter((file) => file.endsWith('.md'));
+    expect(guides.length).toBeGreaterThan(10);
+    expect(packedFiles).toEqual(
+      expect.arrayContaining(['dist/docs/llms.txt', ...guides.map((file) => `dist/docs/${file}`)]),
+    );
+    const docs = join(consumer, 'node_modules/affordance/dist/docs');
+    const index = readFileSync(join(docs, 'llms.txt'), 'utf8');
+    for (const file of guides) {
+      expect(index).toContain(`](${file}): `);
+      expect(readFileSync(join(docs, file), 'utf8')).not.toMatch(/^<<<|<!--@include/m);
+    }
+    for (const entry of ['affordance', ...entryPoints]) expect(index).toContain(`\`${entry}\``);
+  });
+
+  it("runs the Getting started page's own tsconfig and quickstart in a fresh ES module project", () => {
+    const page = readFileSync(
+      join(consumer, 'node_modules/affordance/dist/docs/getting-started.md'),
+      'utf8',
+    );
+    const tsconfig = /```json\n([\s\S]*?)```/.exec(page)?.[1];
+    const quickstart = /```ts\n([\s\S]*?)```/.exec(page)?.[1];
+    const shown = /```text\n([\s\S]*?)```/.exec(page)?.[1];
+    expect([tsconfig, quickstart, shown].every((block) => block !== undefined)).toBe(true);
+    writeFileSync(join(newcomer, 'tsconfig.json'), tsconfig ?? '');
+    writeFileSync(join(newcomer, 'src/main.ts'), quickstart ?? '');
+    run(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', '.'], newcomer);
+    expect(run(process.execPath, ['dist/main.js'], newcomer)).toBe(shown);
   });
 
   it('can be required from CommonJS: a ToolDefinition evaluated with affordance/testing', () => {

@@ -1,7 +1,6 @@
 /**
  * No pattern from a params class or from a remote MCP server's schema runs on
- * a backtracking engine where the application did not ask for it (README,
- * "Guarantees"): the probe that decides whether a constraint can take the
+ * a backtracking engine where the application did not ask for it (docs/guide/guarantees.md): the probe that decides whether a constraint can take the
  * compiled path never runs an application's `@Matches` pattern and probes
  * bounded values only, and a remote schema's `pattern` runs on the linear
  * engine or the tool is refused. A remote schema nested too deeply is a

@@ -3,7 +3,7 @@
  * loopback by default (DNS rebinding protection, as the MCP transport
  * specification asks), an `authorize` hook runs before any session work and
  * for every request of a session, sessions are capped, and a request refused
- * for any of these builds no SDK server (README, "Model Context Protocol").
+ * for any of these builds no SDK server (docs/guide/mcp.md).
  */
 import {
   clientOf,

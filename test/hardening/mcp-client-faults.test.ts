@@ -1,7 +1,7 @@
 /**
  * A client's fault never takes an MCP endpoint down, and never makes it hold
  * what the client sends: `McpHttpHandler.handle` resolves whatever the client
- * does to the connection (README, "Model Context Protocol"), and a request
+ * does to the connection (docs/guide/mcp.md), and a request
  * body is capped before it is buffered, at the limit the MCP SDK applies
  * inside a session.
  */

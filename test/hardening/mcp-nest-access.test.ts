@@ -2,7 +2,7 @@
  * `AffordanceMcpModule` behind the application's own access control, in a
  * real Nest application on 127.0.0.1: its `guards` run before every request
  * to the endpoint, and the handler's Host, Origin and session limits pass
- * through `forRoot` (README, "Model Context Protocol").
+ * through `forRoot` (docs/guide/mcp.md).
  */
 import { request } from 'node:http';
 

@@ -167,7 +167,7 @@ function failSecond(h: ReturnType<typeof setUp>, fail: () => ToolResult<NoteRece
 }
 
 describe(ToolExecutor, () => {
-  describe('failure table (README, The model in brief)', () => {
+  describe('failure table (docs/guide/tools.md)', () => {
     it('should answer an unknown tool with the available tools, leave state alone and continue', async () => {
       const h = setUp(firstThen({ name: 'erase_notes', arguments: { all: true } }));
 

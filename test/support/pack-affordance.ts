@@ -37,8 +37,9 @@ export interface PackedAffordance {
 
 /**
  * Packs the package as from a fresh clone, without touching the working tree:
- * what a clone holds of it (`package.json`, `README.md`, the tsconfig files,
- * `src/`, `migrations/`, no `dist/`) is copied into `work/pkg`, beside a link
+ * what a clone holds of it (`package.json`, the README and ARCHITECTURE.md,
+ * the tsconfig files, `src/`, `migrations/`, the docs and what their pages
+ * include, no `dist/`) is copied into `work/pkg`, beside a link
  * to this project's `node_modules`, and `npm pack` runs there with its
  * scripts, so the tarball (written to `work`) is what `npm publish` would
  * upload. `dist/` is in it only because the `prepack` script built it.
@@ -46,11 +47,22 @@ export interface PackedAffordance {
 export function packAffordance(work: string): PackedAffordance {
   const pkg = join(work, 'pkg');
   mkdirSync(pkg);
-  for (const file of ['package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json']) {
+  for (const file of [
+    'package.json',
+    'README.md',
+    'ARCHITECTURE.md',
+    'tsconfig.json',
+    'tsconfig.build.json',
+  ]) {
     copyFileSync(join(repo, file), join(pkg, file));
   }
-  for (const folder of ['src', 'migrations']) {
-    cpSync(join(repo, folder), join(pkg, folder), { recursive: true });
+  // The sources of the packed guides too: docs/ (without the built site), the
+  // files its pages include, and the script that expands them.
+  for (const folder of ['src', 'migrations', 'docs', 'scripts', 'examples', 'test/conformance']) {
+    cpSync(join(repo, folder), join(pkg, folder), {
+      recursive: true,
+      filter: (path) => !/[/\\]docs[/\\](api|\.vitepress[/\\](dist|cache))$/.test(path),
+    });
   }
   symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
   // With its scripts: `prepack` builds dist/ (the scripts print to stderr, the JSON to stdout).

@@ -8,7 +8,7 @@ const MAX_QUOTED_NAME_LENGTH = 100;
  * A name a model or a client supplied (a tool name, a header value), quoted
  * for a message in single quotes and cut at 100 characters with a visible
  * `… [N more characters cut]` marker, so a hostile name never makes the
- * message it appears in unbounded (README, "Guarantees").
+ * message it appears in unbounded (docs/guide/guarantees.md).
  */
 export function quotedName(name: unknown): string {
   const text = typeof name === 'string' ? name : describeThrown(name);

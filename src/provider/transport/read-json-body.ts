@@ -37,7 +37,7 @@ const readBytes = 4_096;
  * first few kilobytes of such a body are read. With `context.maxAnswerChars`,
  * a body longer than {@link answerBodyBytes} of it (by its declared length, or
  * as it arrives) is refused: its reading stops there and the error of
- * `answerTooLarge` is thrown (README, "Guarantees").
+ * `answerTooLarge` is thrown (docs/guide/guarantees.md).
  *
  * @throws PromptEvaluationError (phase `response`) for a body that is not JSON, or that is too long.
  */

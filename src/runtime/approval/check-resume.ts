@@ -223,7 +223,7 @@ function checkDecisions(
 /**
  * A rejection's message reaches the model as the call's failed result, so it
  * is text and bounded as every failed result is (`MAX_FAILURE_TEXT_LENGTH`,
- * README "Guarantees").
+ * docs/guide/guarantees.md).
  */
 function checkMessage(id: string, message: unknown, refuse: Refuse): void {
   if (message === undefined) return;

@@ -4,7 +4,7 @@ import type { EvaluationState, SavedToolCall } from './evaluation-state.js';
 
 /**
  * Checks that what a resumed state will run is what the approver saw and
- * what the model asked for (README, "Approval"): each pending call (what the
+ * what the model asked for (docs/guide/policies-and-approvals.md): each pending call (what the
  * approver was shown) is a call of `remaining` with the same name and
  * arguments, each call of `remaining` is one the model sent in the paused
  * turn (the conversation's last assistant message), and every earlier

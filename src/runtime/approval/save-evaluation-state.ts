@@ -38,7 +38,7 @@ export interface PauseInput {
   readonly maxTurns: number;
   readonly elapsedMs: number;
   readonly clock: Clock;
-  /** Signs the state with the runtime's `stateSecret` (README, "Approval"). */
+  /** Signs the state with the runtime's `stateSecret` (docs/guide/policies-and-approvals.md). */
   readonly signer: StateSigner;
 }
 

@@ -16,7 +16,7 @@ const OPT_OUT =
 /**
  * How a runtime signs the states it saves (an approval pause, a checkpoint)
  * and checks the ones it resumes, from `RuntimeOptions.stateSecret` and
- * `unsignedStates` (README, "Approval"). Safe by default: states are signed
+ * `unsignedStates` (docs/guide/policies-and-approvals.md). Safe by default: states are signed
  * with an HMAC-SHA-256 of the secret, over everything a state holds (its
  * calls, conversation, session id and version), and a runtime without a
  * secret neither saves nor resumes a state. Only `unsignedStates:

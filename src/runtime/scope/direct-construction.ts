@@ -109,7 +109,7 @@ export function planDirectConstruction(
     args.push({ from: fromRoot ? 'root' : 'evaluation', id });
   }
   // A call container runs the application's onDeactivation hooks of the call values it gave out when
-  // the call ends (README, "Runtime and scopes"); `new` would skip them, so a hooked value takes that path.
+  // the call ends (docs/guide/runtime.md); `new` would skip them, so a hooked value takes that path.
   const callIds = args.filter((argument) => argument.from === 'call').map(({ id }) => id);
   if (callIds.length > 0 && hasDeactivationHooks(container, callIds)) return undefined;
   return { sectionClass, arguments: args };
