@@ -135,6 +135,7 @@ export {
   type SectionRenderScope,
 } from './prompt/prompt-section.js';
 export { RenderedPrompt } from './prompt/rendered-prompt.js';
+export { SectionParams, sectionParams } from './prompt/section-params.js';
 export { Template } from './prompt/template.js';
 
 export { Filesystem } from './resources/filesystem.js';
@@ -241,6 +242,7 @@ export {
 
 export { dump, type JsonValue } from './schema/dump.js';
 export {
+  type DataSchema,
   isStandardSchema,
   type InferSchemaInput,
   type InferSchemaOutput,

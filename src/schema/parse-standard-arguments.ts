@@ -39,7 +39,7 @@ export function parseStandardArguments<T>(
     throw new ToolValidationError(`Arguments must be a JSON object; got ${kindOf(decoded)}.`);
   }
   const value =
-    strictSource === undefined ? decoded : stripNulls(strictSource, decoded, strictSource, 1);
+    strictSource === undefined ? decoded : stripStrictNulls(strictSource, decoded, strictSource, 1);
   let result: StandardSchemaResult<T> | Promise<StandardSchemaResult<T>>;
   try {
     result = schema['~standard'].validate(value);
@@ -95,14 +95,19 @@ function resolve(schema: Schema, root: Schema): Schema {
   return isPlainObject(target) ? target : schema;
 }
 
-/** A copy of `value` without the `null`s the strict profile sent for absent optional properties. */
-function stripNulls(schema: Schema, value: unknown, root: Schema, depth: number): unknown {
+/** A copy of `value` without the `null`s the strict profile sent for absent optional properties. @internal */
+export function stripStrictNulls(
+  schema: Schema,
+  value: unknown,
+  root: Schema,
+  depth: number,
+): unknown {
   if (depth > maxArgumentDepth) return value;
   const resolved = resolve(schema, root);
   const items = resolved['items'];
   if (Array.isArray(value)) {
     if (!isPlainObject(items)) return value;
-    return value.map((item: unknown) => stripNulls(items, item, root, depth + 1));
+    return value.map((item: unknown) => stripStrictNulls(items, item, root, depth + 1));
   }
   const properties = resolved['properties'];
   if (!isPlainObject(value) || !isPlainObject(properties)) return value;
@@ -117,7 +122,7 @@ function stripNulls(schema: Schema, value: unknown, root: Schema, depth: number)
     }
     const target = resolve(property, root);
     if (item === null && !required.includes(key) && !acceptsNull(target)) continue;
-    defineData(copy, key, stripNulls(property, item, root, depth + 1));
+    defineData(copy, key, stripStrictNulls(property, item, root, depth + 1));
   }
   return copy;
 }

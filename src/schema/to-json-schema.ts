@@ -3,10 +3,9 @@ import { buildJsonSchema } from './build-json-schema.js';
 import type { ParamsJsonSchema, SchemaProfile } from './params-json-schema.js';
 import { deepFreeze } from '../core/deep-freeze.js';
 import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
-import { StandardSchemaParams } from './standard-schema-params.js';
+import { standardSchemaParamsOf } from './standard-schema-params.js';
 
 const cache = new WeakMap<Class, Map<SchemaProfile, ParamsJsonSchema>>();
-const schemas = new WeakMap<StandardSchemaV1, StandardSchemaParams<unknown>>();
 
 /**
  * The JSON Schema of a params class, from its class-validator decorators,
@@ -35,14 +34,8 @@ export function toJsonSchema(
   paramsType: (abstract new (...args: never[]) => unknown) | StandardSchemaV1,
   profile: SchemaProfile = 'standard',
 ): ParamsJsonSchema {
-  if (typeof paramsType !== 'function' && isStandardSchema(paramsType)) {
-    let params = schemas.get(paramsType);
-    if (params === undefined) {
-      const subject = `Standard Schema (${paramsType['~standard'].vendor})`;
-      params = new StandardSchemaParams(paramsType, subject, undefined);
-      schemas.set(paramsType, params);
-    }
-    return params.jsonSchema(profile);
+  if (isStandardSchema(paramsType)) {
+    return standardSchemaParamsOf(paramsType).jsonSchema(profile);
   }
   let byProfile = cache.get(paramsType);
   if (byProfile === undefined) {

@@ -37,7 +37,7 @@ class Fare {
 
 /** A result class of plain data, without validators: nothing to promise. */
 class Receipt {
-  constructor(readonly id: string) {}
+  id = 'r-0';
 }
 
 const tools = [
@@ -72,7 +72,7 @@ const tools = [
     name: 'issue_receipt',
     description: 'Issue a receipt.',
     result: Receipt,
-    handler: () => ToolResult.ok(new Receipt('r-1'), 'Receipt r-1.'),
+    handler: () => ToolResult.ok(Object.assign(new Receipt(), { id: 'r-1' }), 'Receipt r-1.'),
   }),
 ];
 
