@@ -95,7 +95,11 @@ function resolve(schema: Schema, root: Schema): Schema {
   return isPlainObject(target) ? target : schema;
 }
 
-/** A copy of `value` without the `null`s the strict profile sent for absent optional properties. @internal */
+/**
+ * `value` without the `null`s the strict profile sent for absent optional
+ * properties: a copy where something was removed, at any depth; `value`
+ * itself (no copy) where nothing was. @internal
+ */
 export function stripStrictNulls(
   schema: Schema,
   value: unknown,
@@ -107,22 +111,30 @@ export function stripStrictNulls(
   const items = resolved['items'];
   if (Array.isArray(value)) {
     if (!isPlainObject(items)) return value;
-    return value.map((item: unknown) => stripStrictNulls(items, item, root, depth + 1));
+    const mapped = value.map((item: unknown) => stripStrictNulls(items, item, root, depth + 1));
+    return mapped.some((item, index) => item !== value[index]) ? mapped : value;
   }
   const properties = resolved['properties'];
   if (!isPlainObject(value) || !isPlainObject(properties)) return value;
   const required = Array.isArray(resolved['required']) ? resolved['required'] : [];
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  const keys = Object.keys(value);
+  // Built only once a key is dropped or changed: most calls send nothing to strip.
+  let copy: Record<string, unknown> | undefined;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
     const item = value[key];
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
-    if (!isPlainObject(property)) {
-      defineData(copy, key, item);
-      continue;
+    let next: unknown = item;
+    let drop = false;
+    if (isPlainObject(property) && (item === null || typeof item === 'object')) {
+      if (item === null) drop = !required.includes(key) && !acceptsNull(resolve(property, root));
+      else next = stripStrictNulls(property, item, root, depth + 1);
     }
-    const target = resolve(property, root);
-    if (item === null && !required.includes(key) && !acceptsNull(target)) continue;
-    defineData(copy, key, stripStrictNulls(property, item, root, depth + 1));
+    if (copy === undefined && (drop || next !== item)) {
+      copy = {};
+      for (const earlier of keys.slice(0, index)) defineData(copy, earlier, value[earlier]);
+    }
+    if (copy !== undefined && !drop) defineData(copy, key, next);
   }
-  return copy;
+  return copy ?? value;
 }
