@@ -19,7 +19,7 @@ export {
 export { Describe } from './decorators/describe.js';
 export { Reducer } from './decorators/reducer.js';
 export { Section } from './decorators/section.js';
-export { Tool } from './decorators/tool.js';
+export { type SchemaToolDecorator, Tool } from './decorators/tool.js';
 
 export {
   AffordanceError,

@@ -176,6 +176,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'SavedMessage',
     'SavedToolCall',
     'SavedToolResult',
+    'SchemaToolDecorator',
     'Section',
     'SECTION_KEY_PATTERN',
     'SectionDescriptor',
