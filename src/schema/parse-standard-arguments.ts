@@ -35,7 +35,12 @@ export function parseStandardArguments<T>(
   strictSource: Schema | undefined,
 ): T | Promise<T> {
   const decoded = decodeArguments(raw);
-  if (!isPlainObject(decoded)) {
+  // What JSON.parse makes of text is plain whenever it is a non-array object: no prototype to read.
+  const object =
+    typeof raw === 'string'
+      ? typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded)
+      : isPlainObject(decoded);
+  if (!object) {
     throw new ToolValidationError(`Arguments must be a JSON object; got ${kindOf(decoded)}.`);
   }
   const value =
