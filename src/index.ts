@@ -20,7 +20,7 @@ export {
 export { Describe } from './decorators/describe.js';
 export { Reducer } from './decorators/reducer.js';
 export { Section } from './decorators/section.js';
-export { Tool } from './decorators/tool.js';
+export { type SchemaToolDecorator, Tool } from './decorators/tool.js';
 
 export {
   AffordanceError,
@@ -136,6 +136,7 @@ export {
   type SectionRenderScope,
 } from './prompt/prompt-section.js';
 export { RenderedPrompt } from './prompt/rendered-prompt.js';
+export { SectionParams, sectionParams } from './prompt/section-params.js';
 export { Template } from './prompt/template.js';
 
 export { Filesystem } from './resources/filesystem.js';
@@ -242,6 +243,7 @@ export {
 
 export { dump, type JsonValue } from './schema/dump.js';
 export {
+  type DataSchema,
   isStandardSchema,
   type InferSchemaInput,
   type InferSchemaOutput,

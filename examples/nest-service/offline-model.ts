@@ -101,7 +101,9 @@ export class OfflineSupportModel extends ProviderAdapter {
 /**
  * What the scripted model does with a message: refund the order a refund
  * request names (`Please refund order A-1042, $120`); answer password and
- * billing questions from the knowledge base; for anything else, search, open
+ * billing questions from the knowledge base; add the note a message asks for
+ * (`Please add a note to T-1001: ...`, a first attempt too short for the
+ * schema, then the note); for anything else, search, open
  * a ticket (a first attempt the validator rejects, then a valid one) and say so.
  */
 export function scriptFor(message: string): ScriptedTurn[] {
@@ -109,6 +111,8 @@ export function scriptFor(message: string): ScriptedTurn[] {
   if (refund !== undefined) {
     return [refundCallTurn(refund, message, 'I will refund that order for you.')];
   }
+  const note = /add a note to (T-\d+): (.+)$/i.exec(message);
+  if (note !== null) return noteTurns(note[1] ?? '', note[2] ?? '');
   if (/password|log ?in|sign ?in|locked/i.test(message)) {
     return answerFrom('reset password', {
       resolution: 'answered',
@@ -169,6 +173,28 @@ function refundAnswer(outcome: RefundOutcome): ScriptedTurn {
         articleIds: [],
       };
   return { text: JSON.stringify(reply), usage: { inputTokens: 655, outputTokens: 49 } };
+}
+
+/** A note for a ticket: a first attempt the schema rejects (too short), then the note as asked. */
+function noteTurns(ticketId: string, note: string): ScriptedTurn[] {
+  return [
+    {
+      toolCalls: [{ name: 'add_ticket_note', arguments: { ticketId, note: 'ok' } }],
+      usage: { inputTokens: 430, outputTokens: 22 },
+    },
+    {
+      toolCalls: [{ name: 'add_ticket_note', arguments: { ticketId, note } }],
+      usage: { inputTokens: 512, outputTokens: 35 },
+    },
+    {
+      text: JSON.stringify({
+        resolution: 'answered',
+        reply: `I added your note to ${ticketId}.`,
+        articleIds: [],
+      } satisfies ReplyJson),
+      usage: { inputTokens: 570, outputTokens: 28 },
+    },
+  ];
 }
 
 function answerFrom(query: string, reply: ReplyJson): ScriptedTurn[] {

@@ -19,6 +19,7 @@ import { stateSecret } from './state-secret.js';
 import { SupportDeskSection } from './support-desk-section.js';
 import { supportPrompt } from './support-prompt.js';
 import { TicketDesk } from './ticket-desk.js';
+import { TicketNotesController } from './ticket-notes-controller.js';
 
 /**
  * The support service (`POST /agent`, approvals at `POST /agent/approvals/:stateId`)
@@ -27,7 +28,7 @@ import { TicketDesk } from './ticket-desk.js';
  * provides (in memory here; pass `stateStore` to `forRoot` for a durable one).
  */
 @Module({
-  controllers: [AgentController, ChatController],
+  controllers: [AgentController, ChatController, TicketNotesController],
   providers: [
     KnowledgeBase,
     TicketDesk,

@@ -5,6 +5,7 @@ import { Describe, Section, Tool, type ToolContext, ToolResult } from 'affordanc
 import { Customer } from './customer.js';
 import { Article, KnowledgeBase } from './knowledge-base.js';
 import { Ticket, TicketDesk } from './ticket-desk.js';
+import { TicketNote } from './ticket-note.js';
 
 /** Arguments of `search_knowledge_base`. */
 export class SearchParams {
@@ -72,5 +73,17 @@ export class SupportDeskSection {
   openTicket(params: OpenTicketParams, _context: ToolContext): ToolResult<Ticket> {
     const ticket = this.tickets.open(this.customer.id, params.summary, params.priority);
     return ToolResult.ok(ticket, `Opened ticket ${ticket.id} for customer ${ticket.customerId}.`);
+  }
+
+  /** The zod schema `POST /tickets/notes` validates its body with, reused as the params. */
+  @Tool({
+    name: 'add_ticket_note',
+    description: 'Add a note to an open ticket.',
+    params: TicketNote,
+  })
+  addTicketNote(params: TicketNote, _context: ToolContext): ToolResult<null> {
+    const notes = this.tickets.addNote(params.ticketId, params.note);
+    if (notes === undefined) return ToolResult.error(`No ticket ${params.ticketId}.`);
+    return ToolResult.ok(null, `Added note ${notes.length} to ${params.ticketId}.`);
   }
 }

@@ -12,6 +12,7 @@ export class Ticket {
 @Injectable()
 export class TicketDesk {
   readonly #tickets: Ticket[] = [];
+  readonly #notes = new Map<string, string[]>();
 
   /** Files a ticket for `customerId`. */
   open(customerId: string, summary: string, priority: Ticket['priority']): Ticket {
@@ -23,6 +24,14 @@ export class TicketDesk {
     });
     this.#tickets.push(ticket);
     return ticket;
+  }
+
+  /** Adds `note` to the ticket `ticketId`: its notes so far, or `undefined` when there is no such ticket. */
+  addNote(ticketId: string, note: string): readonly string[] | undefined {
+    if (!this.#tickets.some((ticket) => ticket.id === ticketId)) return undefined;
+    const notes = [...(this.#notes.get(ticketId) ?? []), note];
+    this.#notes.set(ticketId, notes);
+    return notes;
   }
 
   /** Every ticket, oldest first. */

@@ -1,9 +1,11 @@
 import {
   ConfigurationError,
+  isStandardSchema,
   type JsonValue,
   PromptExecuted,
   PromptRendered,
   type Prompt,
+  SectionParams,
   TokenUsage,
   ToolInvoked,
   ToolResult,
@@ -85,8 +87,13 @@ export class SessionCodec {
       if (tool.paramsType !== undefined) this.register(tool.paramsType as CodecClass);
       if (tool.resultType !== undefined) this.register(tool.resultType as CodecClass);
     }
-    if (prompt.outputType !== undefined) this.register(prompt.outputType as CodecClass);
+    // A Standard Schema's output is plain data, which needs no registration.
+    if (typeof prompt.outputType === 'function' && !isStandardSchema(prompt.outputType)) {
+      this.register(prompt.outputType as CodecClass);
+    }
     for (const value of params) {
+      // The value of a section params schema is plain data.
+      if (value instanceof SectionParams) continue;
       const proto: unknown = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null)
         this.register(value.constructor as CodecClass);

@@ -14,7 +14,7 @@ export function callResult(outcome: ToolCallOutcome): CallToolResult {
   };
 }
 
-/** The `isError` result of a call that could not run or stopped (unknown tool, deadline, cancellation). @internal */
+/** The `isError` result of a call that could not run or stopped (deadline, cancellation, a thrown `callTool`). @internal */
 export function thrownResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }

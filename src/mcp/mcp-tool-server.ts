@@ -7,7 +7,11 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError, Session, type ToolDefinition, type ToolProgress } from '../index.js';
 import { quotedName, toolSpecOf } from '../provider/index.js';
 import { callResult, thrownResult } from './mcp-call-result.js';
+import { outputSchemaOf, typedRefs, withStructuredContent } from './mcp-tool-schemas.js';
 import type { McpCallContext, McpToolServerOptions } from './mcp-tool-server-options.js';
+
+/** The JSON-RPC error code of a call of a tool the server does not list (MCP specification, tools). */
+const invalidParams = -32602;
 
 /** What a call handler receives from the SDK (the parts used here). */
 interface CallExtra {
@@ -32,7 +36,12 @@ interface CallExtra {
  * evaluation sends; each call runs through `runtime.callTool`, so it is
  * validated, gated by policies, rolled back on failure and recorded as a
  * `ToolInvoked` in the connection's session. A tool's failure is an `isError`
- * result the client's model reads, never a protocol error; a client's
+ * result the client's model reads, never a protocol error; a call of a tool
+ * the server does not list is the JSON-RPC error -32602 the MCP specification
+ * gives (its message quotes the name, cut to 100 characters). Input schemas
+ * carry a `type` beside every `$ref`; a tool with a declared result class
+ * (with class-validator decorators) declares it as `outputSchema` and returns
+ * its value as `structuredContent`. A client's
  * cancellation aborts the call's signal; `context.reportProgress` becomes
  * progress notifications when the client asked for them; when a call changes
  * which tools are enabled, the client is told the list changed.
@@ -131,10 +140,12 @@ export class McpToolServer {
     const rendered = this.options.prompt.render({ params: this.options.params, session });
     return this.#served(rendered.tools).map((tool) => {
       const spec = toolSpecOf(tool, false, rendered.toolParamDescriptions.get(tool.name));
+      const outputSchema = outputSchemaOf(tool);
       return {
         name: spec.name,
         description: spec.description,
-        inputSchema: spec.parameters as Tool['inputSchema'],
+        inputSchema: typedRefs(spec.parameters) as Tool['inputSchema'],
+        ...(outputSchema === undefined ? {} : { outputSchema }),
         annotations: { readOnlyHint: tool.readOnly },
       };
     });
@@ -158,8 +169,13 @@ export class McpToolServer {
       const served = this.#served(rendered.tools);
       if (!served.some((tool) => tool.name === params.name)) {
         const names = served.map((tool) => tool.name).join(', ');
-        return thrownResult(
-          `Unknown tool ${quotedName(params.name)}. The tools of this server are: ${names}.`,
+        // The MCP specification answers a call of a tool the server does not list with the
+        // JSON-RPC error -32602 (Invalid params); the SDK sends `code` and `message` as they are.
+        throw Object.assign(
+          new Error(
+            `Unknown tool ${quotedName(params.name)}. The tools of this server are: ${names}.`,
+          ),
+          { code: invalidParams },
         );
       }
     }
@@ -182,7 +198,9 @@ export class McpToolServer {
       const outcome = await (options.callTool === undefined
         ? options.runtime.callTool(options.prompt, request, callOptions)
         : options.callTool(options.prompt, request, callOptions, call));
-      return callResult(outcome);
+      const tool = options.prompt.tools.find((entry) => entry.name === params.name);
+      const result = callResult(outcome);
+      return tool === undefined ? result : await withStructuredContent(tool, outcome, result);
     } catch (error) {
       return thrownResult(error instanceof Error ? error.message : String(error));
     }

@@ -5,6 +5,14 @@ import type { DataClass } from '../core/class-type.js';
 import { formatPlaceholderValue } from './format-placeholder-value.js';
 import { PromptSection, type SectionInit } from './prompt-section.js';
 import { Template } from './template.js';
+import type { StandardSchemaV1 } from '../schema/standard-schema.js';
+import { schemaFields, schemaLabel } from './section-params.js';
+
+/** What a section's placeholders are checked against: its params class or its params schema. */
+interface ParamsSource {
+  readonly paramsType: DataClass | undefined;
+  readonly paramsSchema: StandardSchemaV1 | undefined;
+}
 
 /** Fields of a {@link MarkdownSection}. */
 export interface MarkdownSectionInit<P = unknown> extends SectionInit<P> {
@@ -27,7 +35,7 @@ export class MarkdownSection<P = unknown> extends PromptSection<P> {
 
   constructor(init: MarkdownSectionInit<P>) {
     super(init);
-    this.template = checkedTemplate(init.template ?? '', this.key, this.paramsType);
+    this.template = checkedTemplate(init.template ?? '', this.key, this);
   }
 
   override get bodyTemplate(): Template {
@@ -35,16 +43,17 @@ export class MarkdownSection<P = unknown> extends PromptSection<P> {
   }
 
   override renderBody(params: P | undefined): string {
-    return fillTemplate(this.template, params, this.key, this.paramsType);
+    return fillTemplate(this.template, params, this.key, this);
   }
 
   override renderOverride(body: string, params: P | undefined): string {
-    const template = checkedTemplate(body, this.key, this.paramsType);
-    return fillTemplate(template, params, this.key, this.paramsType);
+    const template = checkedTemplate(body, this.key, this);
+    return fillTemplate(template, params, this.key, this);
   }
 }
 
-function checkedTemplate(source: string, key: string, paramsType: DataClass | undefined): Template {
+function checkedTemplate(source: string, key: string, from: ParamsSource): Template {
+  const { paramsType, paramsSchema } = from;
   let template: Template;
   try {
     template = new Template(source);
@@ -60,6 +69,7 @@ function checkedTemplate(source: string, key: string, paramsType: DataClass | un
   }
   const names = template.placeholders;
   if (names.length === 0) return template;
+  if (paramsSchema !== undefined) return checkSchemaPlaceholders(template, key, paramsSchema);
   if (paramsType === undefined) {
     const first = [...names].sort()[0];
     throw new PromptValidationError(
@@ -82,19 +92,42 @@ function checkedTemplate(source: string, key: string, paramsType: DataClass | un
   return template;
 }
 
+function checkSchemaPlaceholders(
+  template: Template,
+  key: string,
+  schema: StandardSchemaV1,
+): Template {
+  const fields = new Set(schemaFields(schema, key));
+  for (const name of template.placeholders) {
+    if (!fields.has(name)) {
+      const known = fields.size === 0 ? 'none found' : [...fields].join(', ');
+      throw new PromptValidationError(
+        `Template references unknown placeholder \${${name}}: the section params (${schemaLabel(schema)}) have no property '${name}' ` +
+          `(properties: ${known}). Fix the placeholder or add the property to the schema.`,
+        { sectionPath: [key], placeholder: name },
+      );
+    }
+  }
+  return template;
+}
+
 function fillTemplate(
   template: Template,
   params: unknown,
   key: string,
-  paramsType: DataClass | undefined,
+  { paramsType, paramsSchema }: ParamsSource,
 ): string {
   return template.fill((name) => {
     const value = formatPlaceholderValue((params as Record<string, unknown> | undefined)?.[name]);
     if (value === undefined) {
+      const pass =
+        paramsSchema === undefined
+          ? `a ${paramsType?.name ?? 'params'} instance with '${name}' set`
+          : `sectionParams(schema, value) with '${name}' set`;
       throw new PromptRenderError(
         `Missing placeholder during render: \${${name}} has no value` +
           (paramsType === undefined ? '.' : ` (${paramsType.name}.${name} is null or undefined).`) +
-          ` Pass a ${paramsType?.name ?? 'params'} instance with '${name}' set to render(), or give the section defaultParams.`,
+          ` Pass ${pass} to render(), or give the section defaultParams.`,
         { sectionPath: [key], paramsType, placeholder: name },
       );
     }

@@ -1,5 +1,6 @@
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import type { DataClass } from '../core/class-type.js';
+import type { StandardSchemaV1 } from '../schema/standard-schema.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PromptSection, SectionRef } from './prompt-section.js';
 import { toSection } from './section-from-class.js';
@@ -38,8 +39,10 @@ export interface PromptRegistry {
   readonly nodes: readonly SectionNode[];
   /** Every params class some section declares. */
   readonly paramsTypes: ReadonlySet<DataClass>;
-  /** The first default registered for each params class. */
-  readonly defaultsByType: ReadonlyMap<DataClass, unknown>;
+  /** Every params Standard Schema some section declares. */
+  readonly paramsSchemas: ReadonlySet<StandardSchemaV1>;
+  /** The first default registered for each params class or schema. */
+  readonly defaultsByType: ReadonlyMap<DataClass | StandardSchemaV1, unknown>;
   /** Every tool with the path of its section. */
   readonly tools: readonly { readonly tool: ToolDefinition; readonly path: readonly string[] }[];
 }
@@ -53,15 +56,16 @@ export interface PromptRegistry {
 export function buildPromptRegistry(roots: readonly SectionRef[]): PromptRegistry {
   const builder = new RegistryBuilder();
   builder.visit(roots, [], '');
-  const { nodes, paramsTypes, defaultsByType, tools } = builder;
-  return { nodes, paramsTypes, defaultsByType, tools };
+  const { nodes, paramsTypes, paramsSchemas, defaultsByType, tools } = builder;
+  return { nodes, paramsTypes, paramsSchemas, defaultsByType, tools };
 }
 
 /** A {@link PromptRegistry} being built, section by section. */
 class RegistryBuilder {
   readonly nodes: SectionNode[] = [];
   readonly paramsTypes = new Set<DataClass>();
-  readonly defaultsByType = new Map<DataClass, unknown>();
+  readonly paramsSchemas = new Set<StandardSchemaV1>();
+  readonly defaultsByType = new Map<DataClass | StandardSchemaV1, unknown>();
   readonly tools: { tool: ToolDefinition; path: readonly string[] }[] = [];
   readonly #toolPaths = new Map<string, readonly string[]>();
   readonly #seen = new Set<PromptSection>();
@@ -107,12 +111,14 @@ class RegistryBuilder {
     }
   }
 
-  /** Notes the section's params class, and its default if it is the first for that class. */
+  /** Notes the section's params class or schema, and its default if it is the first for it. */
   #addParams(section: PromptSection): void {
-    if (section.paramsType === undefined) return;
-    this.paramsTypes.add(section.paramsType);
-    if (section.defaultParams !== undefined && !this.defaultsByType.has(section.paramsType)) {
-      this.defaultsByType.set(section.paramsType, section.defaultParams);
+    const declared = section.paramsType ?? section.paramsSchema;
+    if (declared === undefined) return;
+    if (section.paramsType !== undefined) this.paramsTypes.add(section.paramsType);
+    if (section.paramsSchema !== undefined) this.paramsSchemas.add(section.paramsSchema);
+    if (section.defaultParams !== undefined && !this.defaultsByType.has(declared)) {
+      this.defaultsByType.set(declared, section.defaultParams);
     }
   }
 

@@ -5,6 +5,12 @@ import { ToolDefinition } from '../tools/tool-definition.js';
 import { checkPolicies, type PolicyRef } from '../tools/tool-policy.js';
 import type { Session } from '../session/session.js';
 import type { Template } from './template.js';
+import {
+  isStandardSchema,
+  type DataSchema,
+  type StandardSchemaV1,
+} from '../schema/standard-schema.js';
+import { validateSectionParams } from './section-params.js';
 
 /** The pattern every section key must match. */
 export const SECTION_KEY_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -30,9 +36,16 @@ export interface SectionInit<P = unknown> {
   readonly key: string;
   /** The heading text. */
   readonly title: string;
-  /** The params class whose fields fill the template; omit for a section without params. */
-  readonly params?: DataClass<P> | undefined;
-  /** Params used when `render` is given no instance of the params class. */
+  /**
+   * What fills the template: a params class, or a Standard Schema (e.g.
+   * `z.object({...})`, whose output type is `P`; `render` is then given its
+   * value as `sectionParams(schema, value)`). Omit for a section without params.
+   */
+  readonly params?: DataSchema<P> | undefined;
+  /**
+   * Params used when `render` is given none for this section: an instance of
+   * the params class, or a value the params schema accepts.
+   */
   readonly defaultParams?: P | undefined;
   /** Child sections, rendered beneath this one with deeper headings. */
   readonly children?: readonly SectionRef[] | undefined;
@@ -56,8 +69,10 @@ export abstract class PromptSection<P = unknown> {
   readonly key: string;
   /** The heading text. */
   readonly title: string;
-  /** The params class, or `undefined`. */
+  /** The params class, or `undefined` (no params, or a params schema). */
   readonly paramsType: DataClass<P> | undefined;
+  /** The params Standard Schema, or `undefined` (no params, or a params class). */
+  readonly paramsSchema: StandardSchemaV1<unknown, P> | undefined;
   /** Default params, if any. */
   readonly defaultParams: P | undefined;
   /** Child sections (instances or `@Section` classes). */
@@ -72,20 +87,25 @@ export abstract class PromptSection<P = unknown> {
   readonly policies: readonly PolicyRef[];
 
   protected constructor(init: SectionInit<P>) {
-    this.paramsType = init.params;
-    this.key = validateSectionKey(init.key, init.params);
+    const params = init.params;
+    this.paramsSchema = isStandardSchema(params) ? params : undefined;
+    this.paramsType = isStandardSchema(params) ? undefined : params;
+    this.key = validateSectionKey(init.key, this.paramsType);
     if (typeof init.title !== 'string' || init.title.trim() === '') {
       throw new PromptValidationError(`Section '${init.key}' needs a non-empty title.`, {
         sectionPath: [init.key],
-        paramsType: init.params,
+        paramsType: this.paramsType,
         placeholder: 'title',
       });
     }
     this.title = init.title.trim();
-    this.defaultParams = checkDefaults(this.key, init.params, init.defaultParams);
+    this.defaultParams =
+      this.paramsSchema === undefined
+        ? checkDefaults(this.key, this.paramsType, init.defaultParams)
+        : checkSchemaDefaults(this.key, this.paramsSchema, init.defaultParams);
     this.children = Object.freeze([...(init.children ?? [])]);
     this.enabled = init.enabled;
-    this.tools = Object.freeze(checkTools(this.key, init.params, init.tools ?? []));
+    this.tools = Object.freeze(checkTools(this.key, this.paramsType, init.tools ?? []));
     this.acceptsOverrides = init.acceptsOverrides ?? true;
     this.policies = checkPolicies(`Section '${this.key}'`, init.policies);
   }
@@ -165,6 +185,19 @@ function checkDefaults<P>(
     );
   }
   return defaults;
+}
+
+/** The defaults of a section with a params schema, validated: the schema's output. */
+function checkSchemaDefaults<P>(
+  key: string,
+  schema: StandardSchemaV1<unknown, P>,
+  defaults: P | undefined,
+): P | undefined {
+  if (defaults === undefined) return undefined;
+  return validateSectionParams(schema, defaults, {
+    sectionPath: [key],
+    what: 'defaultParams',
+  }) as P;
 }
 
 function checkTools(

@@ -4,8 +4,10 @@ import { PromptValidationError } from '../core/errors/prompt-validation-error.js
 import { assertOverrideApplies } from './overrides/check-overrides.js';
 import type { PromptOverride, SectionOverride } from './overrides/prompt-override.js';
 import { toJsonSchema } from '../schema/to-json-schema.js';
+import { type DataSchema, isStandardSchema } from '../schema/standard-schema.js';
 import type { Session } from '../session/session.js';
 import type { Class, DataClass } from '../core/class-type.js';
+import type { StandardSchemaV1 } from '../schema/standard-schema.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { bindParams } from './bind-params.js';
 import { buildPromptRegistry, type PromptRegistry, type SectionNode } from './prompt-registry.js';
@@ -15,6 +17,7 @@ import { promptToolParts, type PromptToolParts } from './prompt-tool-parts.js';
 import { RenderedPrompt } from './rendered-prompt.js';
 import { sectionClassOf } from './section-from-class.js';
 import { renderToolExamples } from './render-tool-examples.js';
+import { schemaLabel, validateSectionParams } from './section-params.js';
 
 /** Fields of a {@link Prompt}. */
 export interface PromptInit<O = unknown> {
@@ -26,8 +29,12 @@ export interface PromptInit<O = unknown> {
   readonly name?: string | undefined;
   /** Root sections, in order: section instances or `@Section` classes. */
   readonly sections: readonly SectionRef[];
-  /** The structured output class, or `[OutputClass]` for a list; omit for a free-text answer. */
-  readonly output?: DataClass<O> | readonly [DataClass<O>] | undefined;
+  /**
+   * The structured output: a class-validator class or a Standard Schema (e.g.
+   * `z.object({...})`, whose output type types the response's `output`), or
+   * `[Output]` for a list; omit for a free-text answer.
+   */
+  readonly output?: DataSchema<O> | readonly [DataSchema<O>] | undefined;
   /** Gates checked before each call of any of the prompt's tools, after the tools' and sections' own. */
   readonly policies?: readonly PolicyRef[] | undefined;
 }
@@ -58,8 +65,8 @@ export class Prompt<O = unknown> {
   readonly label: string;
   /** The root sections as given. */
   readonly sections: readonly SectionRef[];
-  /** The output class (element class for list outputs), if any. */
-  readonly outputType: DataClass<O> | undefined;
+  /** The output class or Standard Schema (of one element, for list outputs), if any. */
+  readonly outputType: DataSchema<O> | undefined;
   /** `'array'`, `'object'`, or `undefined` for free text. */
   readonly outputContainer: 'object' | 'array' | undefined;
   /** The section tree, validated at construction (for integrations that inspect a prompt). */
@@ -81,17 +88,18 @@ export class Prompt<O = unknown> {
     this.sections = Object.freeze([...init.sections]);
     const output = init.output;
     this.outputType = Array.isArray(output)
-      ? (output as readonly [DataClass<O>])[0]
-      : (output as DataClass<O> | undefined);
+      ? (output as readonly [DataSchema<O>])[0]
+      : (output as DataSchema<O> | undefined);
     this.outputContainer =
       output === undefined ? undefined : Array.isArray(output) ? 'array' : 'object';
-    if (output !== undefined && typeof this.outputType !== 'function') {
+    const type: unknown = this.outputType;
+    if (output !== undefined && typeof type !== 'function' && !isStandardSchema(type)) {
       throw new PromptValidationError(
-        `Prompt '${this.label}': output must be a class or [Class] (got ${typeof this.outputType}).`,
+        `Prompt '${this.label}': output must be a class, a Standard Schema, or [either] (got ${typeof type}).`,
         { placeholder: 'output' },
       );
     }
-    if (this.outputType !== undefined) checkOutputClass(this.outputType, this.label);
+    if (this.outputType !== undefined) checkOutput(this.outputType, this.label);
     this.registry = buildPromptRegistry(this.sections);
   }
 
@@ -117,7 +125,12 @@ export class Prompt<O = unknown> {
   /** Renders the enabled sections with `params` and collects their tools. */
   render(options: RenderOptions = {}): RenderedPrompt {
     const label = this.label;
-    const bound = bindParams(options.params ?? [], this.registry.paramsTypes, label);
+    const bound = bindParams(
+      options.params ?? [],
+      this.registry.paramsTypes,
+      label,
+      this.registry.paramsSchemas,
+    );
     if (options.overrides !== undefined) assertOverrideApplies(this, options.overrides);
     const sectionOverrides = indexSectionOverrides(options.overrides);
     const texts: string[] = [];
@@ -154,7 +167,12 @@ export class Prompt<O = unknown> {
     });
   }
 
-  private resolveParams(node: SectionNode, bound: ReadonlyMap<DataClass, unknown>): unknown {
+  private resolveParams(
+    node: SectionNode,
+    bound: ReadonlyMap<DataClass | StandardSchemaV1, unknown>,
+  ): unknown {
+    const schema = node.section.paramsSchema;
+    if (schema !== undefined) return this.resolveSchemaParams(node, schema, bound);
     const type = node.section.paramsType;
     if (type === undefined) return undefined;
     if (bound.has(type)) return bound.get(type);
@@ -169,6 +187,25 @@ export class Prompt<O = unknown> {
       );
     }
   }
+
+  /** A schema section's params: the value passed, the defaults, or what the schema makes of `{}`. */
+  private resolveSchemaParams(
+    node: SectionNode,
+    schema: StandardSchemaV1,
+    bound: ReadonlyMap<DataClass | StandardSchemaV1, unknown>,
+  ): unknown {
+    if (bound.has(schema)) return bound.get(schema);
+    if (node.section.defaultParams !== undefined) return node.section.defaultParams;
+    if (this.registry.defaultsByType.has(schema)) return this.registry.defaultsByType.get(schema);
+    try {
+      return validateSectionParams(schema, {}, { sectionPath: node.path, what: 'params' });
+    } catch (cause) {
+      throw new PromptRenderError(
+        `Missing parameters for section: no sectionParams(schema, value) for its ${schemaLabel(schema)} was passed to render(), the section has no defaultParams, and the schema does not accept {}. Pass sectionParams(schema, {...}) in params.`,
+        { sectionPath: node.path, cause },
+      );
+    }
+  }
 }
 
 /**
@@ -179,7 +216,11 @@ export class Prompt<O = unknown> {
  * `useDefineForClassFields`) would reject every answer at run time.
  * @throws ConfigurationError naming the class, the field and the fix.
  */
-function checkOutputClass(outputType: DataClass, label: string): void {
+function checkOutput(outputType: DataSchema, label: string): void {
+  if (isStandardSchema(outputType)) {
+    checkOutputSchema(outputType, label);
+    return;
+  }
   // Throws a ConfigurationError naming `Class.field` for a field without decorators.
   const { schema } = toJsonSchema(outputType, 'standard');
   const properties = schema['properties'];
@@ -193,6 +234,37 @@ function checkOutputClass(outputType: DataClass, label: string): void {
       fix:
         'Decorate each field of the output class with class-validator decorators, e.g. ' +
         '`class Answer { @IsString() text!: string }`, or leave output out for a free-text answer.',
+    });
+  }
+}
+
+/**
+ * Refuses, when the prompt is built, a Standard Schema output whose JSON
+ * Schema cannot be written (no Standard JSON Schema support) or does not
+ * describe an object, since providers want an object at the top.
+ * @throws ConfigurationError naming the prompt and the fix.
+ */
+function checkOutputSchema(outputType: StandardSchemaV1, label: string): void {
+  const vendor = outputType['~standard'].vendor;
+  if (outputType['~standard'].jsonSchema === undefined) {
+    throw new ConfigurationError({
+      subject: `Prompt '${label}' output (${vendor} schema)`,
+      problem:
+        'does not implement Standard JSON Schema, so the JSON Schema of the answer cannot be sent to the model.',
+      fix:
+        'Use a version of the schema library that implements Standard JSON Schema, or wrap the schema ' +
+        'in one that does (valibot: `toStandardJsonSchema(schema)` from @valibot/to-json-schema).',
+    });
+  }
+  try {
+    toJsonSchema(outputType, 'standard');
+  } catch (error) {
+    if (!ConfigurationError.is(error)) throw error;
+    throw new ConfigurationError({
+      subject: `Prompt '${label}' output (${vendor} schema)`,
+      problem: `cannot be sent as a structured output: ${error.problem}`,
+      fix: error.fix,
+      cause: error,
     });
   }
 }

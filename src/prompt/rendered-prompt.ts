@@ -1,4 +1,4 @@
-import type { DataClass } from '../core/class-type.js';
+import type { DataSchema } from '../schema/standard-schema.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PolicyRef } from '../tools/tool-policy.js';
 
@@ -16,7 +16,7 @@ export interface RenderedPromptInit {
   readonly policies?: ReadonlyMap<string, readonly PolicyRef[]> | undefined;
   /** The tools by name, when the caller has that map already (it is built from `tools` otherwise). */
   readonly toolsByName?: ReadonlyMap<string, ToolDefinition> | undefined;
-  readonly outputType: DataClass | undefined;
+  readonly outputType: DataSchema | undefined;
   readonly outputContainer: 'object' | 'array' | undefined;
 }
 
@@ -37,8 +37,8 @@ export class RenderedPrompt {
   readonly tools: readonly ToolDefinition[];
   /** Tool name → params field → description, from `@Describe` and overrides. */
   readonly toolParamDescriptions: ReadonlyMap<string, ReadonlyMap<string, string>>;
-  /** The declared output class (the element class for list outputs), if any. */
-  readonly outputType: DataClass | undefined;
+  /** The declared output class or Standard Schema (of one element, for list outputs), if any. */
+  readonly outputType: DataSchema | undefined;
   /** `'array'` for `output: [Class]`, `'object'` for `output: Class`, `undefined` for free text. */
   readonly outputContainer: 'object' | 'array' | undefined;
 

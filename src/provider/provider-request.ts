@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import type { DataClass } from '../core/class-type.js';
+import type { DataSchema } from '../schema/standard-schema.js';
 import type { ConversationMessage, ToolChoice } from './conversation.js';
 import type { ToolSpec } from './tool-spec.js';
 
@@ -17,8 +17,12 @@ export interface RequestPrompt {
 
 /** The structured output a request asks for. */
 export interface RequestOutput {
-  /** The output class (the element class of a list). */
-  readonly type: DataClass;
+  /**
+   * The output class (the element class of a list), or a Standard Schema;
+   * `toJsonSchema`, `outputJsonSchema`, `normalizeStrictArguments` and
+   * `parseStructuredOutput` take either.
+   */
+  readonly type: DataSchema;
   /** `array` when the prompt asks for a list of `type`. */
   readonly container: 'object' | 'array';
 }

@@ -1,6 +1,9 @@
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import { ToolValidationError } from '../core/errors/tool-validation-error.js';
 
+/** `{` */
+const openBrace = 0x7b;
+
 /**
  * A tool call's arguments decoded: JSON text parsed, an already-decoded value
  * as it is, empty text or `undefined` as `{}`. Text that is not JSON throws a
@@ -12,7 +15,8 @@ export function decodeArguments(
 ): unknown {
   if (raw === undefined) return {};
   if (typeof raw !== 'string') return raw;
-  if (raw.trim() === '') return {};
+  // Text that opens an object is never blank: the common case skips the trim's scan.
+  if (raw.charCodeAt(0) !== openBrace && raw.trim() === '') return {};
   try {
     return JSON.parse(raw);
   } catch (error) {

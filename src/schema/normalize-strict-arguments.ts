@@ -2,6 +2,8 @@ import type { Class } from '../core/class-type.js';
 import { type ParamsShape, readParamsShape } from './params-shape.js';
 import { defineData, isPlainObject } from './plain-object.js';
 import { maxArgumentDepth } from './screen-arguments.js';
+import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
+import { standardSchemaParamsOf } from './standard-schema-params.js';
 
 /**
  * Undoes what the `openai-strict` schema profile asks of the model: there every
@@ -18,12 +20,18 @@ import { maxArgumentDepth } from './screen-arguments.js';
  * Never throws and never mutates `value`: anything it does not recognise is
  * returned as is, and changed objects are fresh copies (keys such as
  * `__proto__` are kept as plain data for the parser to reject).
+ *
+ * For a Standard Schema, optional means outside `required` in the library's
+ * JSON Schema, for a property whose schema does not itself accept `null`.
  */
 export function normalizeStrictArguments(
-  paramsType: abstract new (...args: never[]) => unknown,
+  paramsType: (abstract new (...args: never[]) => unknown) | StandardSchemaV1,
   value: unknown,
 ): unknown {
   try {
+    if (isStandardSchema(paramsType)) {
+      return standardSchemaParamsOf(paramsType).normalizeStrict(value);
+    }
     return normalizeObject(readParamsShape(paramsType), value, 1);
   } catch {
     return value;

@@ -4,10 +4,11 @@ import { defineData } from './plain-object.js';
 import { toJsonSchema } from './to-json-schema.js';
 import { deepFreeze } from '../core/deep-freeze.js';
 import type { Class } from '../core/class-type.js';
+import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
 
 type MutableSchema = Record<string, JsonValue>;
 
-const arrayCache = new WeakMap<Class, Map<SchemaProfile, JsonSchema>>();
+const arrayCache = new WeakMap<Class | StandardSchemaV1, Map<SchemaProfile, JsonSchema>>();
 
 /** Keywords whose value is a map of names to subschemas. */
 const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
@@ -27,7 +28,7 @@ const schemaLists = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 
 /**
  * The JSON Schema an adapter sends as the structured-output format of a
- * prompt: the output class's schema ({@link toJsonSchema}) for `'object'`;
+ * prompt: the output class's (or Standard Schema's) schema ({@link toJsonSchema}) for `'object'`;
  * for `'array'` an object `{ "items": [...] }` wrapping an array of it, since
  * providers want an object at the top. Nested definitions move to the
  * wrapper's `$defs` so every `$ref` still resolves. Cached and deeply frozen.
@@ -35,7 +36,7 @@ const schemaLists = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
  * @throws ConfigurationError when the class can never validate.
  */
 export function outputJsonSchema(
-  outputType: Class,
+  outputType: Class | StandardSchemaV1,
   container: 'object' | 'array',
   profile: SchemaProfile = 'standard',
 ): JsonSchema {
@@ -54,7 +55,7 @@ export function outputJsonSchema(
   return wrapper;
 }
 
-function arrayWrapper(outputType: Class, classSchema: JsonSchema): JsonSchema {
+function arrayWrapper(outputType: Class | StandardSchemaV1, classSchema: JsonSchema): JsonSchema {
   const definitions: MutableSchema = {};
   const item: MutableSchema = {};
   for (const [keyword, value] of Object.entries(classSchema)) {
@@ -87,8 +88,9 @@ function arrayWrapper(outputType: Class, classSchema: JsonSchema): JsonSchema {
 }
 
 /** A `$defs` name for the output class that no nested class already uses. */
-function freeName(outputType: Class, definitions: MutableSchema): string {
-  const base = outputType.name.replace(/[^A-Za-z0-9_]/g, '') || 'Output';
+function freeName(outputType: Class | StandardSchemaV1, definitions: MutableSchema): string {
+  const named = isStandardSchema(outputType) ? '' : outputType.name;
+  const base = named.replace(/[^A-Za-z0-9_]/g, '') || 'Output';
   let name = base;
   for (let n = 2; Object.hasOwn(definitions, name); n++) name = `${base}${n}`;
   return name;

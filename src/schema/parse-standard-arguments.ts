@@ -35,11 +35,16 @@ export function parseStandardArguments<T>(
   strictSource: Schema | undefined,
 ): T | Promise<T> {
   const decoded = decodeArguments(raw);
-  if (!isPlainObject(decoded)) {
+  // What JSON.parse makes of text is plain whenever it is a non-array object: no prototype to read.
+  const object =
+    typeof raw === 'string'
+      ? typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded)
+      : isPlainObject(decoded);
+  if (!object) {
     throw new ToolValidationError(`Arguments must be a JSON object; got ${kindOf(decoded)}.`);
   }
   const value =
-    strictSource === undefined ? decoded : stripNulls(strictSource, decoded, strictSource, 1);
+    strictSource === undefined ? decoded : stripStrictNulls(strictSource, decoded, strictSource, 1);
   let result: StandardSchemaResult<T> | Promise<StandardSchemaResult<T>>;
   try {
     result = schema['~standard'].validate(value);
@@ -95,29 +100,46 @@ function resolve(schema: Schema, root: Schema): Schema {
   return isPlainObject(target) ? target : schema;
 }
 
-/** A copy of `value` without the `null`s the strict profile sent for absent optional properties. */
-function stripNulls(schema: Schema, value: unknown, root: Schema, depth: number): unknown {
+/**
+ * `value` without the `null`s the strict profile sent for absent optional
+ * properties: a copy where something was removed, at any depth; `value`
+ * itself (no copy) where nothing was. @internal
+ */
+export function stripStrictNulls(
+  schema: Schema,
+  value: unknown,
+  root: Schema,
+  depth: number,
+): unknown {
   if (depth > maxArgumentDepth) return value;
   const resolved = resolve(schema, root);
   const items = resolved['items'];
   if (Array.isArray(value)) {
     if (!isPlainObject(items)) return value;
-    return value.map((item: unknown) => stripNulls(items, item, root, depth + 1));
+    const mapped = value.map((item: unknown) => stripStrictNulls(items, item, root, depth + 1));
+    return mapped.some((item, index) => item !== value[index]) ? mapped : value;
   }
   const properties = resolved['properties'];
   if (!isPlainObject(value) || !isPlainObject(properties)) return value;
   const required = Array.isArray(resolved['required']) ? resolved['required'] : [];
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  const keys = Object.keys(value);
+  // Built only once a key is dropped or changed: most calls send nothing to strip.
+  let copy: Record<string, unknown> | undefined;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
     const item = value[key];
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
-    if (!isPlainObject(property)) {
-      defineData(copy, key, item);
-      continue;
+    let next: unknown = item;
+    let drop = false;
+    if (isPlainObject(property) && (item === null || typeof item === 'object')) {
+      if (item === null) drop = !required.includes(key) && !acceptsNull(resolve(property, root));
+      else next = stripStrictNulls(property, item, root, depth + 1);
     }
-    const target = resolve(property, root);
-    if (item === null && !required.includes(key) && !acceptsNull(target)) continue;
-    defineData(copy, key, stripNulls(property, item, root, depth + 1));
+    if (copy === undefined && (drop || next !== item)) {
+      copy = {};
+      for (const earlier of keys.slice(0, index)) defineData(copy, earlier, value[earlier]);
+    }
+    if (copy !== undefined && !drop) defineData(copy, key, next);
   }
-  return copy;
+  return copy ?? value;
 }

@@ -5,6 +5,8 @@ import {
 } from '../core/errors/tool-validation-error.js';
 import type { SchemaProfile } from './params-json-schema.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
+import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
+import { standardSchemaParamsOf } from './standard-schema-params.js';
 import { isPlainObject } from './plain-object.js';
 import { extractJsonPayload } from './extract-json-payload.js';
 
@@ -26,7 +28,7 @@ export interface ParseStructuredOutputOptions {
   readonly profile?: SchemaProfile;
 }
 
-type OutputClass<T> = new (...args: never[]) => T;
+type OutputClass<T> = (new (...args: never[]) => T) | StandardSchemaV1<unknown, T>;
 
 const objectReply =
   'Reply with one JSON object that matches the output schema, on its own or in a ```json fenced block.';
@@ -35,7 +37,8 @@ const arrayReply =
 
 /**
  * Turns the model's final answer into validated instances of the prompt's
- * output class: one instance for `'object'`, an array for `'array'`.
+ * output class (or the output values of a Standard Schema): one for
+ * `'object'`, an array for `'array'`.
  * A provider-decoded `parsed` value (anything but `null`/`undefined`) is used
  * as is; otherwise JSON is taken from the text: the first ```json fenced
  * block, else the whole text, else the first object or array found in it. An
@@ -73,9 +76,10 @@ export async function parseStructuredOutput<T>(
 ): Promise<T | T[]> {
   const reply = container === 'array' ? arrayReply : objectReply;
   const fail = (problem: string, cause?: unknown): never => {
+    const named = isStandardSchema(outputType) ? {} : { outputType };
     throw new OutputParseError(
       `${problem} ${reply}`,
-      cause === undefined ? { outputType } : { outputType, cause },
+      cause === undefined ? named : { ...named, cause },
     );
   };
   try {
@@ -86,7 +90,7 @@ export async function parseStructuredOutput<T>(
         return fail(`Expected top-level JSON object. Got ${describeJson(payload)}.`);
       }
       try {
-        return await parseToolArguments(outputType, payload, { profile });
+        return await parseOne(outputType, payload, profile);
       } catch (error) {
         return fail(
           `The JSON does not match the output schema: ${issuesOf(error)}. Correct those fields.`,
@@ -145,7 +149,7 @@ async function parseItems<T>(
     );
   }
   const results = await Promise.allSettled(
-    items.map((item) => parseToolArguments(outputType, item, { profile })),
+    items.map((item) => parseOne(outputType, item, profile)),
   );
   const parsed: T[] = [];
   const issues: ToolValidationIssue[] = [];
@@ -161,11 +165,24 @@ async function parseItems<T>(
       issues.push({ path: itemPath(i, issue.path), message: issue.message });
   });
   if (issues.length === 0) return parsed;
-  const cause = new ToolValidationError(issues, { paramsType: outputType });
+  const cause = new ToolValidationError(
+    issues,
+    isStandardSchema(outputType) ? {} : { paramsType: outputType },
+  );
   return fail(
     `The JSON does not match the output schema: ${issuesOf(cause)}. Correct those fields.`,
     cause,
   );
+}
+
+/** One object validated by the output class, or by the Standard Schema (its `null`s read as with a class). */
+async function parseOne<T>(
+  outputType: OutputClass<T>,
+  value: unknown,
+  profile: SchemaProfile,
+): Promise<T> {
+  if (isStandardSchema(outputType)) return standardSchemaParamsOf(outputType).parse(value, profile);
+  return parseToolArguments(outputType, value, { profile });
 }
 
 /** `[2]` + `name` → `[2].name`; `[2]` + `["a b"]` → `[2]["a b"]`; `[2]` + `` → `[2]`. */

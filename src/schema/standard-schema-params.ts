@@ -2,7 +2,7 @@ import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import { deepFreeze } from '../core/deep-freeze.js';
 import type { ParamsJsonSchema, SchemaProfile } from './params-json-schema.js';
-import { parseStandardArguments } from './parse-standard-arguments.js';
+import { parseStandardArguments, stripStrictNulls } from './parse-standard-arguments.js';
 import { isPlainObject } from './plain-object.js';
 import { projectJsonSchema } from './project-json-schema.js';
 import type { JsonSchemaConverter, StandardSchemaV1 } from './standard-schema.js';
@@ -61,6 +61,15 @@ export class StandardSchemaParams<T> {
     return parseStandardArguments(this.schema, raw, strictSource);
   }
 
+  /**
+   * `value` without the `null`s the `openai-strict` projection asks the model
+   * to send for absent optional properties (see `normalizeStrictArguments`).
+   */
+  normalizeStrict(value: unknown): unknown {
+    const source = this.#sourceSchema();
+    return stripStrictNulls(source, value, source, 1);
+  }
+
   /** See `ToolParams.fieldDescriptions`. */
   fieldDescriptions(): ReadonlyMap<string, string> {
     const properties = this.#sourceSchema()['properties'];
@@ -99,4 +108,26 @@ export class StandardSchemaParams<T> {
     this.#source = source;
     return source;
   }
+}
+
+const shared = new WeakMap<StandardSchemaV1, StandardSchemaParams<unknown>>();
+
+/**
+ * The {@link StandardSchemaParams} of a schema used outside a tool (a prompt's
+ * output, a section's params, `toJsonSchema`), built once per schema with
+ * errors naming the library. @internal
+ */
+export function standardSchemaParamsOf<T>(
+  schema: StandardSchemaV1<unknown, T>,
+): StandardSchemaParams<T> {
+  let params = shared.get(schema);
+  if (params === undefined) {
+    params = new StandardSchemaParams(
+      schema,
+      `Standard Schema (${schema['~standard'].vendor})`,
+      undefined,
+    );
+    shared.set(schema, params);
+  }
+  return params as StandardSchemaParams<T>;
 }

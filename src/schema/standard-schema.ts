@@ -54,6 +54,13 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly '~standard': StandardSchemaProps<Input, Output>;
 }
 
+/**
+ * How a data shape is declared wherever affordance accepts one (tool params,
+ * a section's params, a prompt's output): a class-validator class, or a
+ * Standard Schema whose output type is the data's type.
+ */
+export type DataSchema<T = unknown> = (new () => T) | StandardSchemaV1<unknown, T>;
+
 /** The output type of a Standard Schema: what its `validate` returns and a tool's handler receives. */
 export type InferSchemaOutput<S extends StandardSchemaV1> = NonNullable<
   S['~standard']['types']

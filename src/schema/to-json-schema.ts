@@ -3,12 +3,11 @@ import { buildJsonSchema } from './build-json-schema.js';
 import type { ParamsJsonSchema, SchemaProfile } from './params-json-schema.js';
 import { deepFreeze } from '../core/deep-freeze.js';
 import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
-import { StandardSchemaParams } from './standard-schema-params.js';
+import { standardSchemaParamsOf } from './standard-schema-params.js';
 import { type JsonSchemaObject, JsonSchemaParams } from './json-schema-params.js';
 import { isPlainObject } from './plain-object.js';
 
 const cache = new WeakMap<Class, Map<SchemaProfile, ParamsJsonSchema>>();
-const schemas = new WeakMap<StandardSchemaV1, StandardSchemaParams<unknown>>();
 
 /**
  * The JSON Schema of a params class, from its class-validator decorators,
@@ -40,21 +39,11 @@ export function toJsonSchema(
   paramsType: (abstract new (...args: never[]) => unknown) | StandardSchemaV1 | JsonSchemaObject,
   profile: SchemaProfile = 'standard',
 ): ParamsJsonSchema {
-  if (
-    typeof paramsType !== 'function' &&
-    !isStandardSchema(paramsType) &&
-    isPlainObject(paramsType)
-  ) {
-    return JsonSchemaParams.of(paramsType, 'JSON Schema params').jsonSchema(profile);
+  if (isStandardSchema(paramsType)) {
+    return standardSchemaParamsOf(paramsType).jsonSchema(profile);
   }
-  if (typeof paramsType !== 'function' && isStandardSchema(paramsType)) {
-    let params = schemas.get(paramsType);
-    if (params === undefined) {
-      const subject = `Standard Schema (${paramsType['~standard'].vendor})`;
-      params = new StandardSchemaParams(paramsType, subject, undefined);
-      schemas.set(paramsType, params);
-    }
-    return params.jsonSchema(profile);
+  if (typeof paramsType !== 'function' && isPlainObject(paramsType)) {
+    return JsonSchemaParams.of(paramsType, 'JSON Schema params').jsonSchema(profile);
   }
   const paramsClass = paramsType;
   let byProfile = cache.get(paramsClass);

@@ -208,12 +208,14 @@ describe('An unknown tool asked of an MCP server', () => {
     const endpoint = await startEndpoint();
     const client = await clientOf(endpoint);
 
-    const result = await client.callTool({ name: 'n'.repeat(100_000), arguments: {} });
-    const text = (result.content as { text: string }[])[0]?.text ?? '';
+    const error = await client.callTool({ name: 'n'.repeat(100_000), arguments: {} }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
 
-    expect(result.isError).toBe(true);
-    expect(text).toBe(
-      `Unknown tool '${'n'.repeat(100)}… [99900 more characters cut]'. The tools of this server are: echo, hold.`,
+    expect((error as { code?: unknown }).code).toBe(-32602);
+    expect((error as Error).message).toBe(
+      `MCP error -32602: Unknown tool '${'n'.repeat(100)}… [99900 more characters cut]'. The tools of this server are: echo, hold.`,
     );
   });
 });

@@ -7,6 +7,8 @@ import type { Server } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  ErrorCode,
+  McpError,
   type Progress,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -157,21 +159,33 @@ describe('McpToolServer over Streamable HTTP', () => {
     },
   );
 
-  it('answers invalid arguments, a failing tool and an unknown tool with isError results, rolling back', async () => {
+  it('answers invalid arguments and a failing tool with isError results, rolling back', async () => {
     const { client, sessions } = await serve();
 
     const invalid = await client.callTool({ name: 'lookup_order', arguments: { orderId: 'x' } });
     const failed = await client.callTool({ name: 'add_note', arguments: { text: 'boom' } });
-    const unknown = await client.callTool({ name: 'drop_tables', arguments: {} });
 
     expect(invalid.isError).toBe(true);
     expect(text(invalid)).toContain('orderId');
     expect(failed.isError).toBe(true);
     expect(text(failed)).toContain('the note store is full');
-    expect(unknown.isError).toBe(true);
-    expect(text(unknown)).toContain("Unknown tool 'drop_tables'");
-    expect(text(unknown)).toContain('lookup_order, add_note');
     expect(sessions[0]?.slice(Note).all()).toEqual([]);
+  });
+
+  it('answers a tool it does not list with the JSON-RPC error -32602 of the MCP specification', async () => {
+    const { client, sessions } = await serve();
+
+    const unknown = await client.callTool({ name: 'drop_tables', arguments: {} }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(unknown).toBeInstanceOf(McpError);
+    expect((unknown as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((unknown as McpError).message).toBe(
+      "MCP error -32602: Unknown tool 'drop_tables'. The tools of this server are: lookup_order, add_note, wait_forever, export_report, unlock_admin.",
+    );
+    expect(sessions.flatMap((session) => session.slice(ToolInvoked).all())).toEqual([]);
   });
 
   it("sends the tool's progress reports as progress notifications", async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import * as nestCommon from '@nestjs/common';
 import * as nestCore from '@nestjs/core';
+import * as valibotJsonSchema from '@valibot/to-json-schema';
 import * as classTransformer from 'class-transformer';
 import * as classValidator from 'class-validator';
 import * as inversify from 'inversify';
@@ -38,8 +39,10 @@ export const entryPoints: Readonly<Record<string, Readonly<Record<string, unknow
 /**
  * Libraries the advice may name besides affordance: the decorators a user
  * writes on DTOs come from class-validator and class-transformer, bindings
- * from inversify, Nest's own API from `@nestjs/*` (for `affordance/nest`), and
- * `Object.assign`, `String(...)`, `Date` are JavaScript.
+ * from inversify, Nest's own API from `@nestjs/*` (for `affordance/nest`),
+ * valibot's JSON Schema converter from `@valibot/to-json-schema` (for a
+ * valibot schema used as params), and `Object.assign`, `String(...)`, `Date`
+ * are JavaScript.
  */
 const foreign: readonly Readonly<Record<string, unknown>>[] = [
   classValidator,
@@ -47,6 +50,7 @@ const foreign: readonly Readonly<Record<string, unknown>>[] = [
   inversify,
   nestCommon,
   nestCore,
+  valibotJsonSchema,
   globalThis,
 ];
 

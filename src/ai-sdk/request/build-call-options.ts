@@ -48,7 +48,12 @@ export function buildCallOptions(
     call.responseFormat = {
       type: 'json',
       schema: outputJsonSchema(request.output.type, request.output.container),
-      name: sanitizeSchemaName(request.output.type.name),
+      // A class names its schema; a Standard Schema has no name, so the prompt's stands in.
+      name: sanitizeSchemaName(
+        typeof request.output.type === 'function' && !('~standard' in request.output.type)
+          ? request.output.type.name
+          : request.prompt.name,
+      ),
     };
   }
   if (settings.maxOutputTokens !== undefined) call.maxOutputTokens = settings.maxOutputTokens;
