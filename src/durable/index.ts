@@ -23,11 +23,8 @@ export {
   PostgresSessionStore,
   type PostgresSessionStoreOptions,
 } from './postgres/postgres-session-store.js';
-export {
-  RedisSessionStore,
-  type RedisScriptClient,
-  type RedisSessionStoreOptions,
-} from './redis/redis-session-store.js';
+export type { RedisScriptClient } from './redis/redis-script-client.js';
+export { RedisSessionStore, type RedisSessionStoreOptions } from './redis/redis-session-store.js';
 export { SessionStore } from './session-store.js';
 export type {
   SessionChange,

@@ -4,6 +4,7 @@ import { SessionStore } from '../session-store.js';
 import { damagedSession, readStoredSession } from '../read-stored-session.js';
 import type { SessionChange, StoredSession } from '../stored-session.js';
 import { commitScript, deleteScript, loadScript } from './redis-session-scripts.js';
+import type { RedisScriptClient } from './redis-script-client.js';
 import { redisScript, runScript } from './run-script.js';
 
 const scripts = {
@@ -11,23 +12,6 @@ const scripts = {
   commit: redisScript(commitScript),
   delete: redisScript(deleteScript),
 };
-
-/**
- * The part of a Redis client affordance uses: running a Lua script. An
- * ioredis `Redis` or `Cluster` fits; so does any client with the same `eval`
- * (replies as arrays, strings and numbers, nil as `null`), and `evalsha` if it
- * has one.
- */
-export interface RedisScriptClient {
-  /** `EVAL script numKeys key... arg...`. */
-  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  /**
-   * `EVALSHA sha1 numKeys key... arg...` (optional). With it, each call sends
-   * the script's SHA-1 instead of its text, and the text only when the server
-   * answers `NOSCRIPT`; rejecting with that error is how a client says so.
-   */
-  evalsha?(sha1: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-}
 
 /** Options of a {@link RedisSessionStore}. */
 export interface RedisSessionStoreOptions {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { RedisScriptClient } from './redis-session-store.js';
+import type { RedisScriptClient } from './redis-script-client.js';
 
 /** A Lua script with its SHA-1, as `EVALSHA` names it. */
 export interface RedisScript {
