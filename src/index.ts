@@ -66,6 +66,11 @@ export {
   PromptOverridesError,
   type PromptOverridesErrorOptions,
 } from './core/errors/prompt-overrides-error.js';
+export {
+  LoopStoppedError,
+  type LoopStopReason,
+  type LoopStoppedErrorOptions,
+} from './core/errors/loop-stopped-error.js';
 export { PromptRenderError } from './core/errors/prompt-render-error.js';
 export { PromptValidationError } from './core/errors/prompt-validation-error.js';
 export { ToolCallClosedError } from './core/errors/tool-call-closed-error.js';
@@ -91,6 +96,12 @@ export {
   type PromptExecutedResult,
 } from './runtime/events/prompt-executed.js';
 export { PromptRendered, type PromptRenderedInit } from './runtime/events/prompt-rendered.js';
+export {
+  LoopIntervention,
+  type LoopInterventionAction,
+  type LoopInterventionInit,
+  type LoopInterventionReason,
+} from './runtime/events/loop-intervention.js';
 export { TokenUsage, type TokenUsageInit } from './provider/token-usage.js';
 export {
   ToolInvoked,
@@ -212,6 +223,11 @@ export {
 export type { PendingToolCall } from './runtime/approval/pending-tool-call.js';
 export { ProviderAdapter } from './provider/provider-adapter.js';
 export type { RuntimeOptions } from './runtime/runtime-options.js';
+export {
+  DEFAULT_LOOP_GOVERNOR,
+  type LoopGovernorOptions,
+  type LoopGovernorSettings,
+} from './runtime/governor/loop-governor-options.js';
 export type { EvaluationObserver } from './runtime/telemetry/evaluation-observer.js';
 export type {
   DirectCallStart,

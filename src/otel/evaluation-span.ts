@@ -12,6 +12,7 @@ import type {
   EvaluationObserver,
   EvaluationStart,
   InterruptedResponse,
+  LoopIntervention,
   PromptResponseFields,
   ToolCallObserver,
   ToolInvoked,
@@ -80,6 +81,16 @@ export class EvaluationSpan implements EvaluationObserver {
 
   startToolCall(call: ProviderToolCall, decision: ApprovalDecision | undefined): ToolCallObserver {
     return new ToolCallSpan(this.#trace, call, decision);
+  }
+
+  intervention(event: LoopIntervention): void {
+    const attributes: Attributes = {
+      [Affordance.interventionAction]: event.action,
+      [Affordance.interventionReason]: event.reason,
+      [Affordance.turn]: event.turn,
+    };
+    if (event.tool !== undefined) attributes[Affordance.interventionTool] = event.tool;
+    this.#span.addEvent(Events.intervention, attributes);
   }
 
   completed(response: CompletedResponse): void {

@@ -41,6 +41,9 @@ export const Affordance = {
   toolCalls: 'affordance.response.tool_calls',
   outcome: 'affordance.tool.outcome',
   errorPhase: 'affordance.error.phase',
+  interventionAction: 'affordance.loop.action',
+  interventionReason: 'affordance.loop.reason',
+  interventionTool: 'affordance.loop.tool',
   approved: 'affordance.approval.approved',
   reason: 'affordance.approval.reason',
   deniedBy: 'affordance.denied_by',
@@ -61,6 +64,7 @@ export const Events = {
   denied: 'affordance.tool.denied',
   rolledBack: 'affordance.tool.rolled_back',
   retry: 'affordance.provider.retry',
+  intervention: 'affordance.loop.intervention',
 } as const;
 
 /** Metric names of the conventions. @internal */

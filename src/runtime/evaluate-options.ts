@@ -8,6 +8,7 @@ import type { ToolChoice } from '../provider/conversation.js';
 import type { Deadline } from './limits/deadline.js';
 import type { EvaluationCheckpoint } from './evaluation-checkpoint.js';
 import type { ResumeRequest } from './approval/resume-request.js';
+import type { LoopGovernorOptions } from './governor/loop-governor-options.js';
 
 /** Options of `runtime.evaluate(prompt, options)` (and of `context.evaluate` for nested evaluations). */
 export interface EvaluateOptions {
@@ -52,4 +53,6 @@ export interface EvaluateOptions {
    * {@link EvaluationCheckpoint}. Nested evaluations do not inherit it.
    */
   readonly checkpoint?: EvaluationCheckpoint | undefined;
+  /** The loop governor's settings for this evaluation, over the runtime's (`RuntimeOptions.governor`). */
+  readonly governor?: LoopGovernorOptions | undefined;
 }

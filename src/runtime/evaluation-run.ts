@@ -32,6 +32,7 @@ import type { ExecutedCalls, PausedCalls, ToolExecutor } from './tool-executor.j
 import { parseAnswer } from './parse-answer.js';
 import { checkBudget, stopIfOver } from './evaluation-stops.js';
 import type { EvaluationObserver } from './telemetry/evaluation-observer.js';
+import type { LoopGovernor } from './governor/loop-governor.js';
 
 /** What one evaluation needs from the runtime that runs it. */
 export interface EvaluationRunInit {
@@ -50,6 +51,8 @@ export interface EvaluationRunInit {
   readonly signer: StateSigner;
   /** Follows the evaluation for tracing and metrics, when the runtime has telemetry. */
   readonly observer?: EvaluationObserver | undefined;
+  /** Watches the turns for a model that loops (see `LoopGovernorOptions`). */
+  readonly governor: LoopGovernor;
 }
 
 /**
@@ -76,6 +79,9 @@ export class EvaluationRun<O> {
   readonly #resume: ResumePoint | undefined;
   readonly #signer: StateSigner;
   readonly #observer: EvaluationObserver | undefined;
+  readonly #governor: LoopGovernor;
+  /** The outcomes of the last batch of calls added to the conversation. */
+  #lastOutcomes: readonly ToolCallOutcome[] = [];
   #toolChoice: ToolChoice;
   #usage: TokenUsage | undefined;
 
@@ -90,6 +96,7 @@ export class EvaluationRun<O> {
     this.#label = init.scope.prompt.label;
     this.#signer = init.signer;
     this.#observer = init.observer;
+    this.#governor = init.governor;
     const resume = init.resume;
     this.#resume = resume;
     if (resume === undefined) {
@@ -122,16 +129,27 @@ export class EvaluationRun<O> {
     } else {
       turn = resume.turn;
       await this.#checkpointTurn(resume.remaining, turn, resume.decisions);
+      const before = this.#governor.before();
       const paused = await this.#runCalls(resume.remaining, turn, resume.decisions);
       if (paused !== undefined) return this.#interrupt(paused, turn);
+      this.#govern(before, turn);
       turn += 1;
     }
     for (; ; turn += 1) {
       const answer = await this.requestTurn(turn);
       if ((answer.toolCalls ?? []).length === 0) return await this.finish(answer, turn);
+      const before = this.#governor.before();
       const paused = await this.runTools(answer, turn);
       if (paused !== undefined) return this.#interrupt(paused, turn);
+      this.#govern(before, turn);
     }
+  }
+
+  /** Lets the governor judge turn `turn`'s calls: its notice joins the conversation; its stop is thrown. */
+  #govern(before: ReturnType<LoopGovernor['before']>, turn: number): void {
+    const verdict = this.#governor.after(this.#lastOutcomes, before, turn);
+    if (verdict.kind === 'warn') this.#messages.push({ role: 'user', content: verdict.notice });
+    else if (verdict.kind === 'stop') throw verdict.error;
   }
 
   /** Records `PromptRendered` and opens the conversation with the rendered prompt and the input. */
@@ -170,9 +188,12 @@ export class EvaluationRun<O> {
     assertCallOpen(() => `request ${turn + 1} to the provider for ${this.#label}`);
     // A section whose tools changed since the last request (an MCP server's list) offers the new ones.
     if (turn > 0) scope.refreshTools();
+    const notice = this.#governor.lastTurnNotice(turn, this.#maxTurns);
+    const messages: ConversationMessage[] = [...this.#messages];
+    if (notice !== undefined) messages.push({ role: 'user', content: notice });
     const request: ProviderRequest = {
       prompt: scope.requestPrompt,
-      messages: [...this.#messages],
+      messages,
       tools: scope.toolSpecs,
       toolChoice: this.#toolChoice,
       output: this.#output,
@@ -258,6 +279,7 @@ export class EvaluationRun<O> {
 
   /** Adds the outcomes of a turn's calls to the conversation; returns where they paused, if they did. */
   #addResults({ outcomes, paused }: ExecutedCalls): PausedCalls | undefined {
+    this.#lastOutcomes = outcomes;
     for (const outcome of outcomes) {
       this.#toolCalls.push(outcome);
       this.#messages.push({

@@ -1,7 +1,10 @@
 import { AffordanceError, type AffordanceErrorCode } from './affordance-error.js';
 
-/** Where an evaluation stopped: building the request, reading the response, running a tool, or the budget. */
-export type PromptEvaluationPhase = 'request' | 'response' | 'tool' | 'budget';
+/**
+ * Where an evaluation stopped: building the request, reading the response,
+ * running a tool, the budget, or the loop governor (a `LoopStoppedError`).
+ */
+export type PromptEvaluationPhase = 'request' | 'response' | 'tool' | 'budget' | 'governor';
 
 /** Fields of a {@link PromptEvaluationError}. */
 export interface PromptEvaluationErrorOptions {
