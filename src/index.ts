@@ -223,6 +223,7 @@ export {
 export type { PendingToolCall } from './runtime/approval/pending-tool-call.js';
 export { ProviderAdapter } from './provider/provider-adapter.js';
 export type { RuntimeOptions } from './runtime/runtime-options.js';
+export type { ToolAttempt, ToolRetry } from './tools/tool-retry.js';
 export {
   DEFAULT_LOOP_GOVERNOR,
   type LoopGovernorOptions,

@@ -7,6 +7,7 @@ import {
   TokenUsage,
   ToolInvoked,
   ToolResult,
+  LoopIntervention,
 } from '../index.js';
 import type { CodecClass, CodecEntry, CodecLocation } from './codec-entry.js';
 import { decodeValue } from './decode-value.js';
@@ -27,6 +28,7 @@ const builtIns: readonly CodecClass[] = [
   PromptRendered,
   ToolResult,
   TokenUsage,
+  LoopIntervention,
 ];
 
 /**

@@ -26,6 +26,7 @@ const OUTCOME_ERROR: Partial<Record<ToolCallEndOutcome, string>> = {
   failure: 'tool_error',
   unknown: 'interrupted',
   denied: 'denied',
+  timeout: 'timeout',
 };
 
 /**

@@ -15,6 +15,7 @@ import { promptToolParts, type PromptToolParts } from './prompt-tool-parts.js';
 import { RenderedPrompt } from './rendered-prompt.js';
 import { sectionClassOf } from './section-from-class.js';
 import { renderToolExamples } from './render-tool-examples.js';
+import { checkTimeout } from '../tools/tool-retry.js';
 
 /** Fields of a {@link Prompt}. */
 export interface PromptInit<O = unknown> {
@@ -30,6 +31,8 @@ export interface PromptInit<O = unknown> {
   readonly output?: DataClass<O> | readonly [DataClass<O>] | undefined;
   /** Gates checked before each call of any of the prompt's tools, after the tools' and sections' own. */
   readonly policies?: readonly PolicyRef[] | undefined;
+  /** The time limit of each call of a tool that declares no `timeoutMs` of its own; none by default. */
+  readonly toolTimeoutMs?: number | undefined;
 }
 
 /** Options of {@link Prompt.render}. */
@@ -66,6 +69,8 @@ export class Prompt<O = unknown> {
   readonly registry: PromptRegistry;
   /** Policies of every tool of the prompt, checked after the tools' and sections' own. */
   readonly policies: readonly PolicyRef[];
+  /** The time limit of each call of a tool without its own `timeoutMs`, if any. */
+  readonly toolTimeoutMs: number | undefined;
   /** The tool parts of the last render, shared by the next one that offers the same tools. */
   #toolParts: PromptToolParts | undefined;
   /** The text of the last render, shared by the next one that renders the same. */
@@ -78,6 +83,11 @@ export class Prompt<O = unknown> {
     this.name = name === undefined || name === '' ? this.key : name;
     this.label = `${this.ns}/${this.key}`;
     this.policies = checkPolicies(`Prompt '${this.label}'`, init.policies);
+    this.toolTimeoutMs = checkTimeout(
+      `Prompt '${this.label}'`,
+      init.toolTimeoutMs,
+      'toolTimeoutMs',
+    );
     this.sections = Object.freeze([...init.sections]);
     const output = init.output;
     this.outputType = Array.isArray(output)

@@ -47,6 +47,7 @@ export function recordInvocation(
       outcome: invocation.outcome,
       durationMs: invocation.durationMs,
       usage,
+      attempts: invocation.attempts,
     }),
   );
   const { event, failures } = recorded;

@@ -10,3 +10,21 @@ describe('docs/guide/loop-control.md', () => {
     });
   });
 });
+
+describe('docs/guide/loop-control.md: timeouts and retries', () => {
+  it('timeouts.ts: retries the transient failures, recording each attempt', async () => {
+    const { quoteFromFlakySupplier } = await import('../../docs/snippets/loop-control/timeouts.js');
+    const call = await quoteFromFlakySupplier();
+    expect(call.outcome).toBe('success');
+    expect(call.attempts).toEqual(['1: threw', '2: threw', '3: returned']);
+    expect(call.modelRead).toContain('12.5');
+  });
+
+  it('timeouts.ts: stops a call at its timeoutMs and tells the model', async () => {
+    const { quoteFromHangingSupplier } =
+      await import('../../docs/snippets/loop-control/timeouts.js');
+    const call = await quoteFromHangingSupplier();
+    expect(call.outcome).toBe('timeout');
+    expect(call.modelRead).toContain('timed out after 10000 ms');
+  });
+});

@@ -244,6 +244,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'ToolExample',
     'ToolExampleInit',
     'ToolHandler',
+    'ToolAttempt',
     'ToolInvoked',
     'ToolInvokedInit',
     'ToolOptions',

@@ -7,7 +7,6 @@ import {
   Prompt,
   Session,
   ToolDefinition,
-  ToolResult,
 } from 'affordance';
 import { createTestRuntime, type ScriptedTurn } from 'affordance/testing';
 

@@ -192,7 +192,9 @@ function fingerprint(outcome: ToolCallOutcome): string {
 function canonicalArguments(value: unknown): string {
   try {
     const decoded = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
-    return JSON.stringify(decoded, sortedKeys) ?? 'undefined';
+    // `undefined` (no arguments at all) stringifies to undefined, not to text.
+    const text = JSON.stringify(decoded, sortedKeys) as string | undefined;
+    return text ?? 'undefined';
   } catch {
     return typeof value === 'string' ? value : '[unreadable arguments]';
   }
