@@ -146,6 +146,22 @@ export {
   type SectionRenderScope,
 } from './prompt/prompt-section.js';
 export { RenderedPrompt } from './prompt/rendered-prompt.js';
+export type { SummarizedSection } from './prompt/render-sections.js';
+export {
+  SectionVisibilityOverride,
+  type SectionVisibility,
+  type SectionVisibilityOverrideInit,
+} from './prompt/section-visibility.js';
+export {
+  OPEN_SECTIONS_TOOL,
+  OpenSectionsParams,
+  READ_SECTION_TOOL,
+  ReadSectionParams,
+} from './prompt/disclosure-tools.js';
+export {
+  VisibilityExpansionRequired,
+  type VisibilityExpansionRequiredOptions,
+} from './core/errors/visibility-expansion-required.js';
 export { Template } from './prompt/template.js';
 
 export { Filesystem } from './resources/filesystem.js';

@@ -8,6 +8,9 @@ import {
   ToolInvoked,
   ToolResult,
   LoopIntervention,
+  SectionVisibilityOverride,
+  OpenSectionsParams,
+  ReadSectionParams,
 } from '../index.js';
 import type { CodecClass, CodecEntry, CodecLocation } from './codec-entry.js';
 import { decodeValue } from './decode-value.js';
@@ -29,6 +32,9 @@ const builtIns: readonly CodecClass[] = [
   ToolResult,
   TokenUsage,
   LoopIntervention,
+  SectionVisibilityOverride,
+  OpenSectionsParams,
+  ReadSectionParams,
 ];
 
 /**

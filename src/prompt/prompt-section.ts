@@ -1,4 +1,5 @@
 import { PromptRenderError } from '../core/errors/prompt-render-error.js';
+import { checkVisibility, type SectionVisibility } from './section-visibility.js';
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import type { DataClass } from '../core/class-type.js';
 import { ToolDefinition } from '../tools/tool-definition.js';
@@ -44,6 +45,14 @@ export interface SectionInit<P = unknown> {
   readonly acceptsOverrides?: boolean | undefined;
   /** Gates checked before each call of this section's tools and its subtree's (see `ToolPolicy`). */
   readonly policies?: readonly PolicyRef[] | undefined;
+  /**
+   * What the section renders as when summarized (plain text): the model then
+   * reads it, with how to open the section, instead of the section's text and
+   * subtree, and is not offered the subtree's tools until it opens it.
+   */
+  readonly summary?: string | undefined;
+  /** How the section renders unless an override says otherwise. Defaults to `'full'`; `'summary'` needs a `summary`. */
+  readonly visibility?: SectionVisibility | undefined;
 }
 
 /**
@@ -70,6 +79,10 @@ export abstract class PromptSection<P = unknown> {
   readonly acceptsOverrides: boolean;
   /** Policies of this section's tools and its subtree's. */
   readonly policies: readonly PolicyRef[];
+  /** The summary, if the section has one. */
+  readonly summary: string | undefined;
+  /** How the section renders unless an override says otherwise. */
+  readonly visibility: SectionVisibility;
 
   protected constructor(init: SectionInit<P>) {
     this.paramsType = init.params;
@@ -88,6 +101,14 @@ export abstract class PromptSection<P = unknown> {
     this.tools = Object.freeze(checkTools(this.key, init.params, init.tools ?? []));
     this.acceptsOverrides = init.acceptsOverrides ?? true;
     this.policies = checkPolicies(`Section '${this.key}'`, init.policies);
+    this.summary = checkSummary(this.key, init.summary);
+    this.visibility = checkVisibility(init.visibility ?? 'full', [this.key]);
+    if (this.visibility === 'summary' && this.summary === undefined) {
+      throw new PromptValidationError(
+        `Section '${this.key}' is summarized (visibility: 'summary') but has no summary. Give it \`summary: '...'\` or leave visibility out.`,
+        { sectionPath: [this.key], paramsType: this.paramsType, placeholder: 'summary' },
+      );
+    }
   }
 
   /** The markdown body for `params` (without heading); `''` for none. */
@@ -181,4 +202,15 @@ function checkTools(
     }
     return tool as ToolDefinition;
   });
+}
+
+function checkSummary(key: string, summary: unknown): string | undefined {
+  if (summary === undefined) return undefined;
+  if (typeof summary !== 'string' || summary.trim() === '') {
+    throw new PromptValidationError(
+      `Section '${key}': summary must be a non-empty string. Give the text the model reads while the section is summarized, or leave summary out.`,
+      { sectionPath: [key], placeholder: 'summary' },
+    );
+  }
+  return summary.trim();
 }

@@ -2,7 +2,7 @@ import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { PromptRenderError } from '../core/errors/prompt-render-error.js';
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import { assertOverrideApplies } from './overrides/check-overrides.js';
-import type { PromptOverride, SectionOverride } from './overrides/prompt-override.js';
+import type { PromptOverride } from './overrides/prompt-override.js';
 import { toJsonSchema } from '../schema/to-json-schema.js';
 import type { Session } from '../session/session.js';
 import type { Class, DataClass } from '../core/class-type.js';
@@ -14,7 +14,17 @@ import { checkPolicies, type PolicyRef } from '../tools/tool-policy.js';
 import { promptToolParts, type PromptToolParts } from './prompt-tool-parts.js';
 import { RenderedPrompt } from './rendered-prompt.js';
 import { sectionClassOf } from './section-from-class.js';
-import { renderToolExamples } from './render-tool-examples.js';
+import {
+  indexSectionOverrides,
+  renderSections,
+  type SummarizedSection,
+} from './render-sections.js';
+import { disclosureTools } from './disclosure-tools.js';
+import {
+  checkVisibility,
+  sessionVisibility,
+  type SectionVisibility,
+} from './section-visibility.js';
 import { checkTimeout } from '../tools/tool-retry.js';
 
 /** Fields of a {@link Prompt}. */
@@ -33,6 +43,14 @@ export interface PromptInit<O = unknown> {
   readonly policies?: readonly PolicyRef[] | undefined;
   /** The time limit of each call of a tool that declares no `timeoutMs` of its own; none by default. */
   readonly toolTimeoutMs?: number | undefined;
+  /**
+   * What the model's `open_sections` call does (see the sections' `summary`):
+   * `'in-loop'` (the default) records the opening in the session and offers
+   * the opened sections' tools from the next request; `'raise'` stops the
+   * evaluation with `VisibilityExpansionRequired`, its state restored, for
+   * the application to re-render and re-run.
+   */
+  readonly disclosure?: 'in-loop' | 'raise' | undefined;
 }
 
 /** Options of {@link Prompt.render}. */
@@ -43,6 +61,11 @@ export interface RenderOptions {
   readonly session?: Session | undefined;
   /** Overrides to apply (usually from a store's `resolve`). */
   readonly overrides?: PromptOverride | undefined;
+  /**
+   * Section visibility by dotted path (`{ 'guide.billing': 'full' }`), over
+   * the session's `SectionVisibilityOverride`s and the sections' own.
+   */
+  readonly visibility?: Readonly<Record<string, SectionVisibility>> | undefined;
 }
 
 /**
@@ -71,6 +94,8 @@ export class Prompt<O = unknown> {
   readonly policies: readonly PolicyRef[];
   /** The time limit of each call of a tool without its own `timeoutMs`, if any. */
   readonly toolTimeoutMs: number | undefined;
+  /** What `open_sections` does: `'in-loop'` or `'raise'` (see {@link PromptInit.disclosure}). */
+  readonly disclosure: 'in-loop' | 'raise';
   /** The tool parts of the last render, shared by the next one that offers the same tools. */
   #toolParts: PromptToolParts | undefined;
   /** The text of the last render, shared by the next one that renders the same. */
@@ -103,6 +128,7 @@ export class Prompt<O = unknown> {
     }
     if (this.outputType !== undefined) checkOutputClass(this.outputType, this.label);
     this.registry = buildPromptRegistry(this.sections);
+    this.disclosure = checkDisclosure(this.label, init.disclosure);
   }
 
   /** The `@Section` classes of the prompt's tree, depth-first (sections built as instances are not listed). */
@@ -130,21 +156,26 @@ export class Prompt<O = unknown> {
     const bound = bindParams(options.params ?? [], this.registry.paramsTypes, label);
     if (options.overrides !== undefined) assertOverrideApplies(this, options.overrides);
     const sectionOverrides = indexSectionOverrides(options.overrides);
-    const texts: string[] = [];
-    const enabled: SectionNode[] = [];
-    const nodes = this.registry.nodes;
-    let skipUntil = 0;
-    nodes.forEach((node, index) => {
-      if (index < skipUntil) return;
-      const params = this.resolveParams(node, bound);
-      if (!isEnabled(node, params, options.session)) {
-        skipUntil = node.subtreeEnd;
-        return;
-      }
-      texts.push(renderNode(node, params, sectionOverrides.get(node.path.join('.'))));
-      enabled.push(node);
-    });
-    const parts = promptToolParts(this.#toolParts, this.policies, enabled, options.overrides);
+    const { texts, enabled, summarized } = renderSections(
+      {
+        nodes: this.registry.nodes,
+        params: (node) => this.resolveParams(node, bound),
+        session: options.session,
+        overrides: sectionOverrides,
+        visibility: visibilityOf(options),
+        hasTools: (index) => this.#hasTools(index),
+      },
+      0,
+      this.registry.nodes.length,
+    );
+    const synthetic = summarized.length === 0 ? undefined : this.#disclosureTools(summarized);
+    const parts = promptToolParts(
+      this.#toolParts,
+      this.policies,
+      enabled,
+      options.overrides,
+      synthetic,
+    );
     this.#toolParts = parts;
     const text = texts.join('\n\n');
     // A text equal to the last one is kept once: evaluations alive at once share it.
@@ -161,7 +192,35 @@ export class Prompt<O = unknown> {
       toolsByName: parts.toolsByName,
       outputType: this.outputType,
       outputContainer: this.outputContainer,
+      summarized,
     });
+  }
+
+  /** Whether the subtree of the node at `index` contributes a tool. */
+  #hasTools(index: number): boolean {
+    const nodes = this.registry.nodes;
+    const end = (nodes[index] as SectionNode).subtreeEnd;
+    for (let at = index; at < end; at += 1) {
+      if ((nodes[at] as SectionNode).section.tools.length > 0) return true;
+    }
+    return false;
+  }
+
+  /** The synthetic tools the summarized sections need, refusing a prompt tool of the same name. */
+  #disclosureTools(summarized: readonly SummarizedSection[]): readonly ToolDefinition[] {
+    const tools: ToolDefinition[] = [];
+    if (summarized.some((section) => section.hasTools)) tools.push(disclosureTools.open);
+    if (summarized.some((section) => !section.hasTools)) tools.push(disclosureTools.read);
+    for (const tool of tools) {
+      const clash = this.registry.tools.find((entry) => entry.tool.name === tool.name);
+      if (clash !== undefined) {
+        throw new PromptValidationError(
+          `Tool '${tool.name}' of section '${clash.path.join('.')}' has the name of the tool that opens summarized sections. Rename the tool.`,
+          { sectionPath: clash.path, placeholder: tool.name },
+        );
+      }
+    }
+    return tools;
   }
 
   private resolveParams(node: SectionNode, bound: ReadonlyMap<DataClass, unknown>): unknown {
@@ -214,60 +273,22 @@ function requireText(value: unknown, what: string, field: string): string {
   return value.trim();
 }
 
-function isEnabled(node: SectionNode, params: unknown, session: Session | undefined): boolean {
-  const predicate = node.section.enabled;
-  if (predicate === undefined) return true;
-  try {
-    return predicate(params, { session });
-  } catch (cause) {
-    throw new PromptRenderError(
-      `Section enabled predicate failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { sectionPath: node.path, paramsType: node.section.paramsType, cause },
-    );
+/** The visibility a render follows: the session's overrides, then `options.visibility` over them. */
+function visibilityOf(options: RenderOptions): ReadonlyMap<string, SectionVisibility> | undefined {
+  const fromSession = sessionVisibility(options.session);
+  const given = options.visibility;
+  if (given === undefined) return fromSession;
+  const merged = new Map(fromSession);
+  for (const [path, visibility] of Object.entries(given)) {
+    merged.set(path, checkVisibility(visibility, path.split('.')));
   }
+  return merged;
 }
 
-function renderNode(
-  node: SectionNode,
-  params: unknown,
-  override: SectionOverride | undefined,
-): string {
-  const { section } = node;
-  const heading = `${'#'.repeat(node.depth + 2)} ${node.number}. ${section.title} (${node.path.join('.')})`;
-  let body: string;
-  try {
-    body =
-      override === undefined
-        ? section.renderBody(params)
-        : section.renderOverride(override.body, params);
-  } catch (error) {
-    if (error instanceof PromptRenderError || error instanceof PromptValidationError) {
-      const Kind = error instanceof PromptRenderError ? PromptRenderError : PromptValidationError;
-      throw new Kind(stripSubject(error.message), {
-        sectionPath: node.path,
-        paramsType: error.paramsType,
-        placeholder: error.placeholder,
-        cause: error.cause,
-      });
-    }
-    throw new PromptRenderError(
-      `Section body failed to render: ${error instanceof Error ? error.message : String(error)}`,
-      { sectionPath: node.path, paramsType: section.paramsType, cause: error },
-    );
-  }
-  const parts = [heading, body.trim(), renderToolExamples(section.tools)].filter(
-    (part) => part !== '',
+function checkDisclosure(label: string, given: unknown): 'in-loop' | 'raise' {
+  if (given === undefined || given === 'in-loop' || given === 'raise') return given ?? 'in-loop';
+  throw new PromptValidationError(
+    `Prompt '${label}': disclosure must be 'in-loop' or 'raise' (got ${typeof given === 'string' ? `'${given}'` : typeof given}).`,
+    { placeholder: 'disclosure' },
   );
-  return parts.join('\n\n');
-}
-
-/** Drops the `[section ..., params ...]` suffix so a re-thrown error can carry the full path instead. */
-function stripSubject(message: string): string {
-  return message.replace(/ \[[^\]]*\]$/, '');
-}
-
-function indexSectionOverrides(
-  override: PromptOverride | undefined,
-): ReadonlyMap<string, SectionOverride> {
-  return new Map((override?.sections ?? []).map((entry) => [entry.path.join('.'), entry]));
 }

@@ -1,8 +1,10 @@
 import type { DataClass } from '../core/class-type.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PolicyRef } from '../tools/tool-policy.js';
+import type { SummarizedSection } from './render-sections.js';
 
 const NO_POLICIES: readonly PolicyRef[] = Object.freeze([]);
+const NO_SUMMARIES: readonly SummarizedSection[] = Object.freeze([]);
 
 /** Fields of a {@link RenderedPrompt}. @internal */
 export interface RenderedPromptInit {
@@ -18,6 +20,8 @@ export interface RenderedPromptInit {
   readonly toolsByName?: ReadonlyMap<string, ToolDefinition> | undefined;
   readonly outputType: DataClass | undefined;
   readonly outputContainer: 'object' | 'array' | undefined;
+  /** The sections rendered as summaries, in render order. */
+  readonly summarized?: readonly SummarizedSection[] | undefined;
 }
 
 /**
@@ -41,6 +45,11 @@ export class RenderedPrompt {
   readonly outputType: DataClass | undefined;
   /** `'array'` for `output: [Class]`, `'object'` for `output: Class`, `undefined` for free text. */
   readonly outputContainer: 'object' | 'array' | undefined;
+  /**
+   * The sections rendered as summaries, in render order: `path`, `hasTools`,
+   * and `text()`, the section and its subtree rendered in full.
+   */
+  readonly summarizedSections: readonly SummarizedSection[];
 
   readonly #toolsByName: ReadonlyMap<string, ToolDefinition>;
   readonly #policies: ReadonlyMap<string, readonly PolicyRef[]>;
@@ -57,7 +66,13 @@ export class RenderedPrompt {
     this.outputContainer = init.outputContainer;
     this.#toolsByName = init.toolsByName ?? new Map(init.tools.map((tool) => [tool.name, tool]));
     this.#policies = init.policies ?? new Map();
+    this.summarizedSections = init.summarized ?? NO_SUMMARIES;
     Object.freeze(this);
+  }
+
+  /** The section at dotted `path` when it was rendered as a summary. */
+  summarizedSection(path: string): SummarizedSection | undefined {
+    return this.summarizedSections.find((section) => section.path === path);
   }
 
   /** The tool called `name`, or `undefined`. */

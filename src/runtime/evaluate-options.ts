@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../provider/provider-adapter.js';
+import type { SectionVisibility } from '../prompt/section-visibility.js';
 import type { PromptOverride } from '../prompt/overrides/prompt-override.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import type { Session } from '../session/session.js';
@@ -31,6 +32,12 @@ export interface EvaluateOptions {
   readonly budgetTracker?: BudgetTracker | undefined;
   /** Resources of the evaluation (e.g. a `Filesystem`); merged over the runtime's defaults. */
   readonly resources?: ResourceRegistry | undefined;
+  /**
+   * Section visibility by dotted path (`{ 'guide.billing': 'full' }`), over
+   * the session's `SectionVisibilityOverride`s: e.g. a
+   * `VisibilityExpansionRequired`'s `requestedOverrides`.
+   */
+  readonly visibility?: Readonly<Record<string, SectionVisibility>> | undefined;
   /** Prompt overrides to apply when rendering. */
   readonly overrides?: PromptOverride | undefined;
   /** The tool choice of the first request; defaults to `auto`. */
