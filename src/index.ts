@@ -241,6 +241,26 @@ export { ProviderAdapter } from './provider/provider-adapter.js';
 export type { RuntimeOptions } from './runtime/runtime-options.js';
 export type { ToolAttempt, ToolRetry } from './tools/tool-retry.js';
 export {
+  type AnswerCheck,
+  type AnswerPolicy,
+  type AnswerPolicyRef,
+  type AnswerToolCall,
+  type AnswerVerdict,
+  Guardrail,
+  type InputCheck,
+  type InputPolicy,
+  type InputPolicyRef,
+  type InputVerdict,
+} from './prompt/guardrail-policy.js';
+export {
+  answerCitesToolResult,
+  denyInputPatterns,
+  type DenyInputPatternsOptions,
+  maxInputSize,
+} from './runtime/guardrails/built-in-guardrails.js';
+export { GuardrailChecked, type GuardrailCheckedInit } from './runtime/events/guardrail-checked.js';
+export { GuardrailError, type GuardrailErrorOptions } from './core/errors/guardrail-error.js';
+export {
   DEFAULT_LOOP_GOVERNOR,
   type LoopGovernorOptions,
   type LoopGovernorSettings,

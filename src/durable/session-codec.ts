@@ -11,6 +11,7 @@ import {
   SectionVisibilityOverride,
   OpenSectionsParams,
   ReadSectionParams,
+  GuardrailChecked,
 } from '../index.js';
 import type { CodecClass, CodecEntry, CodecLocation } from './codec-entry.js';
 import { decodeValue } from './decode-value.js';
@@ -35,6 +36,7 @@ const builtIns: readonly CodecClass[] = [
   SectionVisibilityOverride,
   OpenSectionsParams,
   ReadSectionParams,
+  GuardrailChecked,
 ];
 
 /**

@@ -13,6 +13,7 @@ import type {
   EvaluationStart,
   InterruptedResponse,
   LoopIntervention,
+  GuardrailChecked,
   PromptResponseFields,
   ToolCallObserver,
   ToolInvoked,
@@ -91,6 +92,16 @@ export class EvaluationSpan implements EvaluationObserver {
     };
     if (event.tool !== undefined) attributes[Affordance.interventionTool] = event.tool;
     this.#span.addEvent(Events.intervention, attributes);
+  }
+
+  guardrail(event: GuardrailChecked): void {
+    const attributes: Attributes = {
+      [Affordance.guardrailStage]: event.stage,
+      [Affordance.guardrailPolicy]: event.policy,
+      [Affordance.guardrailVerdict]: event.verdict,
+    };
+    if (event.attempt !== undefined) attributes[Affordance.guardrailAttempt] = event.attempt;
+    this.#span.addEvent(Events.guardrail, attributes);
   }
 
   completed(response: CompletedResponse): void {

@@ -42,6 +42,10 @@ export const Affordance = {
   outcome: 'affordance.tool.outcome',
   errorPhase: 'affordance.error.phase',
   interventionAction: 'affordance.loop.action',
+  guardrailStage: 'affordance.guardrail.stage',
+  guardrailPolicy: 'affordance.guardrail.policy',
+  guardrailVerdict: 'affordance.guardrail.verdict',
+  guardrailAttempt: 'affordance.guardrail.attempt',
   interventionReason: 'affordance.loop.reason',
   interventionTool: 'affordance.loop.tool',
   approved: 'affordance.approval.approved',
@@ -65,6 +69,7 @@ export const Events = {
   rolledBack: 'affordance.tool.rolled_back',
   retry: 'affordance.provider.retry',
   intervention: 'affordance.loop.intervention',
+  guardrail: 'affordance.guardrail',
 } as const;
 
 /** Metric names of the conventions. @internal */

@@ -4,6 +4,7 @@ import { PromptValidationError } from '../core/errors/prompt-validation-error.js
 import type { DataClass } from '../core/class-type.js';
 import { ToolDefinition } from '../tools/tool-definition.js';
 import { checkPolicies, type PolicyRef } from '../tools/tool-policy.js';
+import { type AnswerPolicyRef, checkGuardrails, type InputPolicyRef } from './guardrail-policy.js';
 import type { Session } from '../session/session.js';
 import type { Template } from './template.js';
 
@@ -53,6 +54,10 @@ export interface SectionInit<P = unknown> {
   readonly summary?: string | undefined;
   /** How the section renders unless an override says otherwise. Defaults to `'full'`; `'summary'` needs a `summary`. */
   readonly visibility?: SectionVisibility | undefined;
+  /** Checks of the user's input, while the section is rendered in full (after the prompt's). */
+  readonly inputPolicies?: readonly InputPolicyRef[] | undefined;
+  /** Checks of the final answer, while the section is rendered in full (after the prompt's). */
+  readonly answerPolicies?: readonly AnswerPolicyRef[] | undefined;
 }
 
 /**
@@ -83,6 +88,10 @@ export abstract class PromptSection<P = unknown> {
   readonly summary: string | undefined;
   /** How the section renders unless an override says otherwise. */
   readonly visibility: SectionVisibility;
+  /** The section's input guardrails. */
+  readonly inputPolicies: readonly InputPolicyRef[];
+  /** The section's answer guardrails. */
+  readonly answerPolicies: readonly AnswerPolicyRef[];
 
   protected constructor(init: SectionInit<P>) {
     this.paramsType = init.params;
@@ -102,6 +111,12 @@ export abstract class PromptSection<P = unknown> {
     this.acceptsOverrides = init.acceptsOverrides ?? true;
     this.policies = checkPolicies(`Section '${this.key}'`, init.policies);
     this.summary = checkSummary(this.key, init.summary);
+    this.inputPolicies = checkGuardrails(`Section '${this.key}'`, init.inputPolicies, 'checkInput');
+    this.answerPolicies = checkGuardrails(
+      `Section '${this.key}'`,
+      init.answerPolicies,
+      'checkAnswer',
+    );
     this.visibility = checkVisibility(init.visibility ?? 'full', [this.key]);
     if (this.visibility === 'summary' && this.summary === undefined) {
       throw new PromptValidationError(

@@ -26,6 +26,7 @@ import {
   type SectionVisibility,
 } from './section-visibility.js';
 import { checkTimeout } from '../tools/tool-retry.js';
+import { type AnswerPolicyRef, checkGuardrails, type InputPolicyRef } from './guardrail-policy.js';
 
 /** Fields of a {@link Prompt}. */
 export interface PromptInit<O = unknown> {
@@ -51,6 +52,12 @@ export interface PromptInit<O = unknown> {
    * the application to re-render and re-run.
    */
   readonly disclosure?: 'in-loop' | 'raise' | undefined;
+  /** Checks of the user's input before the first request (`InputPolicy`), before the sections' own. */
+  readonly inputPolicies?: readonly InputPolicyRef[] | undefined;
+  /** Checks of the final answer (`AnswerPolicy`), before the sections' own. */
+  readonly answerPolicies?: readonly AnswerPolicyRef[] | undefined;
+  /** How many times answer policies may send an answer back to the model. Defaults to 2. */
+  readonly maxAnswerRetries?: number | undefined;
 }
 
 /** Options of {@link Prompt.render}. */
@@ -96,6 +103,12 @@ export class Prompt<O = unknown> {
   readonly toolTimeoutMs: number | undefined;
   /** What `open_sections` does: `'in-loop'` or `'raise'` (see {@link PromptInit.disclosure}). */
   readonly disclosure: 'in-loop' | 'raise';
+  /** The prompt's own input guardrails. */
+  readonly inputPolicies: readonly InputPolicyRef[];
+  /** The prompt's own answer guardrails. */
+  readonly answerPolicies: readonly AnswerPolicyRef[];
+  /** How many times answer policies may send an answer back (see {@link PromptInit.maxAnswerRetries}). */
+  readonly maxAnswerRetries: number;
   /** The tool parts of the last render, shared by the next one that offers the same tools. */
   #toolParts: PromptToolParts | undefined;
   /** The text of the last render, shared by the next one that renders the same. */
@@ -129,6 +142,16 @@ export class Prompt<O = unknown> {
     if (this.outputType !== undefined) checkOutputClass(this.outputType, this.label);
     this.registry = buildPromptRegistry(this.sections);
     this.disclosure = checkDisclosure(this.label, init.disclosure);
+    const subject = `Prompt '${this.label}'`;
+    this.inputPolicies = checkGuardrails(subject, init.inputPolicies, 'checkInput');
+    this.answerPolicies = checkGuardrails(subject, init.answerPolicies, 'checkAnswer');
+    this.maxAnswerRetries = init.maxAnswerRetries ?? 2;
+    if (!Number.isInteger(this.maxAnswerRetries) || this.maxAnswerRetries < 0) {
+      throw new PromptValidationError(
+        `${subject}: maxAnswerRetries must be a whole number of at least 0 (got ${String(init.maxAnswerRetries)}).`,
+        { placeholder: 'maxAnswerRetries' },
+      );
+    }
   }
 
   /** The `@Section` classes of the prompt's tree, depth-first (sections built as instances are not listed). */
@@ -193,6 +216,8 @@ export class Prompt<O = unknown> {
       outputType: this.outputType,
       outputContainer: this.outputContainer,
       summarized,
+      inputPolicies: guards(this.inputPolicies, enabled, (node) => node.section.inputPolicies),
+      answerPolicies: guards(this.answerPolicies, enabled, (node) => node.section.answerPolicies),
     });
   }
 
@@ -291,4 +316,18 @@ function checkDisclosure(label: string, given: unknown): 'in-loop' | 'raise' {
     `Prompt '${label}': disclosure must be 'in-loop' or 'raise' (got ${typeof given === 'string' ? `'${given}'` : typeof given}).`,
     { placeholder: 'disclosure' },
   );
+}
+
+/** The prompt's guardrails, then those of the sections rendered in full, in render order. */
+function guards<R>(
+  own: readonly R[],
+  enabled: readonly SectionNode[],
+  of: (node: SectionNode) => readonly R[],
+): readonly R[] {
+  let all = own;
+  for (const node of enabled) {
+    const more = of(node);
+    if (more.length > 0) all = [...all, ...more];
+  }
+  return all;
 }

@@ -2,6 +2,7 @@ import type { DataClass } from '../core/class-type.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PolicyRef } from '../tools/tool-policy.js';
 import type { SummarizedSection } from './render-sections.js';
+import type { AnswerPolicyRef, InputPolicyRef } from './guardrail-policy.js';
 
 const NO_POLICIES: readonly PolicyRef[] = Object.freeze([]);
 const NO_SUMMARIES: readonly SummarizedSection[] = Object.freeze([]);
@@ -22,6 +23,8 @@ export interface RenderedPromptInit {
   readonly outputContainer: 'object' | 'array' | undefined;
   /** The sections rendered as summaries, in render order. */
   readonly summarized?: readonly SummarizedSection[] | undefined;
+  readonly inputPolicies?: readonly InputPolicyRef[] | undefined;
+  readonly answerPolicies?: readonly AnswerPolicyRef[] | undefined;
 }
 
 /**
@@ -50,6 +53,10 @@ export class RenderedPrompt {
    * and `text()`, the section and its subtree rendered in full.
    */
   readonly summarizedSections: readonly SummarizedSection[];
+  /** The input guardrails that apply: the prompt's, then its full sections'. */
+  readonly inputPolicies: readonly InputPolicyRef[];
+  /** The answer guardrails that apply: the prompt's, then its full sections'. */
+  readonly answerPolicies: readonly AnswerPolicyRef[];
 
   readonly #toolsByName: ReadonlyMap<string, ToolDefinition>;
   readonly #policies: ReadonlyMap<string, readonly PolicyRef[]>;
@@ -67,6 +74,8 @@ export class RenderedPrompt {
     this.#toolsByName = init.toolsByName ?? new Map(init.tools.map((tool) => [tool.name, tool]));
     this.#policies = init.policies ?? new Map();
     this.summarizedSections = init.summarized ?? NO_SUMMARIES;
+    this.inputPolicies = init.inputPolicies ?? [];
+    this.answerPolicies = init.answerPolicies ?? [];
     Object.freeze(this);
   }
 

@@ -33,27 +33,10 @@ import { parseAnswer } from './parse-answer.js';
 import { checkBudget, stopIfOver } from './evaluation-stops.js';
 import type { EvaluationObserver } from './telemetry/evaluation-observer.js';
 import type { LoopGovernor } from './governor/loop-governor.js';
+import type { EvaluationRunInit } from './evaluation-run-init.js';
+import { answerSentBack, guardAnswer, guardInput } from './guardrails/run-guardrails.js';
 
-/** What one evaluation needs from the runtime that runs it. */
-export interface EvaluationRunInit {
-  readonly scope: EvaluationScope;
-  readonly executor: ToolExecutor;
-  readonly clock: Clock;
-  readonly maxTurns: number;
-  /** The most characters of one answer (`maxAnswerChars`), sent with each request. */
-  readonly maxAnswerChars: number;
-  readonly options: EvaluateOptions;
-  /** Where a streamed evaluation sends its parts; absent for `evaluate`. */
-  readonly sink?: PartSink | undefined;
-  /** Where a resumed evaluation picks up; absent for a new one. */
-  readonly resume?: ResumePoint | undefined;
-  /** Signs the state saved when the evaluation pauses for approval or checkpoints. */
-  readonly signer: StateSigner;
-  /** Follows the evaluation for tracing and metrics, when the runtime has telemetry. */
-  readonly observer?: EvaluationObserver | undefined;
-  /** Watches the turns for a model that loops (see `LoopGovernorOptions`). */
-  readonly governor: LoopGovernor;
-}
+export type { EvaluationRunInit };
 
 /**
  * One evaluation's loop, in its natural steps: {@link EvaluationRun.start}
@@ -84,6 +67,9 @@ export class EvaluationRun<O> {
   #lastOutcomes: readonly ToolCallOutcome[] = [];
   #toolChoice: ToolChoice;
   #usage: TokenUsage | undefined;
+  /** The input sent (after the input guardrails), and how many answers the answer guardrails saw. */
+  #input: string | undefined;
+  #answers = 0;
 
   constructor(init: EvaluationRunInit) {
     this.#scope = init.scope;
@@ -125,6 +111,7 @@ export class EvaluationRun<O> {
     let turn = 0;
     const resume = this.#resume;
     if (resume === undefined) {
+      this.#input = await guardInput(this.#scope, this.#options.input, this.#observer);
       this.start();
     } else {
       turn = resume.turn;
@@ -137,7 +124,11 @@ export class EvaluationRun<O> {
     }
     for (; ; turn += 1) {
       const answer = await this.requestTurn(turn);
-      if ((answer.toolCalls ?? []).length === 0) return await this.finish(answer, turn);
+      if ((answer.toolCalls ?? []).length === 0) {
+        const done = await this.finish(answer, turn);
+        if (done !== undefined) return done;
+        continue;
+      }
       const before = this.#governor.before();
       const paused = await this.runTools(answer, turn);
       if (paused !== undefined) return this.#interrupt(paused, turn);
@@ -164,9 +155,7 @@ export class EvaluationRun<O> {
       ),
     );
     this.#messages.push({ role: 'system', content: rendered.text });
-    if (this.#options.input !== undefined) {
-      this.#messages.push({ role: 'user', content: this.#options.input });
-    }
+    if (this.#input !== undefined) this.#messages.push({ role: 'user', content: this.#input });
   }
 
   /**
@@ -346,8 +335,12 @@ export class EvaluationRun<O> {
     return checkpoint.turnStarted(this.#state({ pending: [], remaining: calls, decided }, turn));
   }
 
-  /** Parses the structured output of the final answer, records `PromptExecuted` and builds the response. */
-  async finish(answer: ProviderTurn, turn: number): Promise<CompletedResponse<O>> {
+  /**
+   * Parses the structured output of the final answer, records `PromptExecuted`
+   * and builds the response; `undefined` when an answer guardrail sends the
+   * answer back to the model (its reason joins the conversation).
+   */
+  async finish(answer: ProviderTurn, turn: number): Promise<CompletedResponse<O> | undefined> {
     const scope = this.#scope;
     this.stopIfOver('while finishing the answer', 'response');
     const result = await parseAnswer(answer, this.#output, (error) =>
@@ -364,6 +357,12 @@ export class EvaluationRun<O> {
       turns: turn + 1,
       usage: this.#usage,
     };
+    this.#answers += 1;
+    const retry = await guardAnswer(scope, response, this.#answers, this.#observer);
+    if (retry !== undefined) {
+      this.#messages.push(...answerSentBack(answer, retry));
+      return undefined;
+    }
     recordPromptExecuted(
       scope,
       response,

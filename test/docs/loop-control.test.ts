@@ -28,3 +28,17 @@ describe('docs/guide/loop-control.md: timeouts and retries', () => {
     expect(call.modelRead).toContain('timed out after 10000 ms');
   });
 });
+
+describe('docs/guide/loop-control.md: guardrails', () => {
+  it('guardrails.ts: refuses the denied input with a message for the caller', async () => {
+    const { refusedInput } = await import('../../docs/snippets/loop-control/guardrails.js');
+    expect(await refusedInput()).toBe(
+      'The input matches denied pattern 1 and was not sent to the model.',
+    );
+  });
+
+  it('guardrails.ts: sends an answer citing nothing back, then accepts the cited one', async () => {
+    const { answerAfterRetry } = await import('../../docs/snippets/loop-control/guardrails.js');
+    expect(await answerAfterRetry()).toBe('Order A-7 has shipped.');
+  });
+});

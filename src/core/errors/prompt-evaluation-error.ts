@@ -2,9 +2,11 @@ import { AffordanceError, type AffordanceErrorCode } from './affordance-error.js
 
 /**
  * Where an evaluation stopped: building the request, reading the response,
- * running a tool, the budget, or the loop governor (a `LoopStoppedError`).
+ * running a tool, the budget, the loop governor (a `LoopStoppedError`) or a
+ * guardrail (a `GuardrailError`).
  */
-export type PromptEvaluationPhase = 'request' | 'response' | 'tool' | 'budget' | 'governor';
+export type PromptEvaluationPhase =
+  'request' | 'response' | 'tool' | 'budget' | 'governor' | 'guardrail';
 
 /** Fields of a {@link PromptEvaluationError}. */
 export interface PromptEvaluationErrorOptions {

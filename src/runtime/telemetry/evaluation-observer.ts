@@ -3,6 +3,7 @@ import type { ProviderRequest } from '../../provider/provider-request.js';
 import type { ApprovalDecision } from '../approval/approval-decision.js';
 import type { ToolInvoked } from '../events/tool-invoked.js';
 import type { LoopIntervention } from '../events/loop-intervention.js';
+import type { GuardrailChecked } from '../events/guardrail-checked.js';
 import type { CompletedResponse, InterruptedResponse } from '../prompt-response.js';
 import type { ToolCallObserver } from './tool-call-observer.js';
 
@@ -36,6 +37,8 @@ export interface EvaluationObserver {
    * notice. Optional: an observer without it ignores interventions.
    */
   intervention?(event: LoopIntervention): void;
+  /** An input or answer guardrail decided. Optional. */
+  guardrail?(event: GuardrailChecked): void;
   /** The evaluation answered. */
   completed(response: CompletedResponse): void;
   /** The evaluation paused for approval (`response.interruption.pending`). */
