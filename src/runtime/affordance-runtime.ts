@@ -38,7 +38,10 @@ import { openEvaluationScope, type ScopeSource } from './open-evaluation-scope.j
 import { evaluationStart } from './telemetry/evaluation-start.js';
 import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
 import { LoopGovernor } from './governor/loop-governor.js';
-import { loopGovernorSettings, type LoopGovernorSettings } from './governor/loop-governor-options.js';
+import {
+  loopGovernorSettings,
+  type LoopGovernorSettings,
+} from './governor/loop-governor-options.js';
 
 const DEFAULT_MAX_TURNS = 24;
 

@@ -31,6 +31,8 @@ export interface InvocationFields {
   readonly release: ReleaseLock | undefined;
   /** Each attempt of a call of a tool with `retry`; `undefined` for other tools. */
   readonly attempts?: readonly ToolAttempt[] | undefined;
+  /** What the handler threw, for a call that failed so. */
+  readonly thrown?: unknown;
 }
 
 /** A call that ran, or was turned down with a failed result for the model; the evaluation goes on. @internal */
@@ -74,6 +76,7 @@ export interface ReachedFields {
   readonly snapshot?: CallSnapshot | undefined;
   readonly release?: ReleaseLock | undefined;
   readonly attempts?: readonly ToolAttempt[] | undefined;
+  readonly thrown?: unknown;
 }
 
 /** Builds the invocations one call can end with, timed from the call's start. @internal */
@@ -133,6 +136,7 @@ export class CallEnding {
     const snapshot = reached?.snapshot;
     const release = reached?.release;
     const attempts = reached?.attempts;
+    const thrown = reached?.thrown;
     const durationMs = Math.max(0, this.#clock.now() - this.#started);
     const ended = outcome ?? (result.success ? 'success' : 'failure');
     if (kind === 'completed' || error === undefined) {
@@ -146,6 +150,7 @@ export class CallEnding {
         durationMs,
         release,
         attempts,
+        thrown,
       };
     }
     return {
@@ -160,6 +165,7 @@ export class CallEnding {
       durationMs,
       release,
       attempts,
+      thrown,
     };
   }
 }

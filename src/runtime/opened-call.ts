@@ -43,6 +43,8 @@ export class OpenedCall {
   readonly release: ReleaseLock | undefined;
   /** Each attempt of a tool with `retry` (filled as they end); `undefined` for other tools. */
   readonly attempts: ToolAttempt[] | undefined;
+  /** What the handler threw, once the call failed so. */
+  thrown: unknown;
   readonly #parts: CallParts;
 
   constructor(
@@ -85,6 +87,7 @@ export class OpenedCall {
           ? 'timed out'
           : 'failed';
     rollBack(this.snapshot, this.frame, how);
+    this.thrown = error;
     // The snapshot goes with the invocation so its record can say the call was rolled back.
     return ending.failed(failure, this);
   }

@@ -11,7 +11,7 @@ import {
   resultForSession,
   toolInvokedInit,
 } from './events/event-fields.js';
-import { ToolInvoked, type ToolInvokedInit } from './events/tool-invoked.js';
+import { rememberThrown, ToolInvoked, type ToolInvokedInit } from './events/tool-invoked.js';
 import { restoreSnapshot } from './opened-call.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallObserver } from './telemetry/tool-call-observer.js';
@@ -51,6 +51,7 @@ export function recordInvocation(
     }),
   );
   const { event, failures } = recorded;
+  if (invocation.thrown !== undefined) rememberThrown(event, invocation.thrown);
   let { result } = recorded;
   if (failures.length > 0) {
     if (result.success) restoreSnapshot(invocation.snapshot);
@@ -64,6 +65,7 @@ export function recordInvocation(
     rolledBack: invocation.snapshot !== undefined && (!result.success || failures.length > 0),
     error: undefined,
     reason: undefined,
+    thrown: invocation.thrown,
   });
   return { call, result, message, event };
 }

@@ -8,6 +8,14 @@ import type { ToolAttempt } from '../../tools/tool-retry.js';
 
 const NO_ATTEMPTS: readonly ToolAttempt[] = Object.freeze([]);
 
+/** What each failed call's handler threw, by record: kept beside the record, never stored nor sent. */
+const thrownValues = new WeakMap<object, { readonly value: unknown }>();
+
+/** Notes what the handler of `event`'s call threw. @internal */
+export function rememberThrown(event: ToolInvoked, value: unknown): void {
+  thrownValues.set(event, { value });
+}
+
 /**
  * How a tool call ended: `success` and `failure` follow the result; `unknown`
  * marks a call interrupted before it could finish (e.g. by the deadline);
@@ -103,6 +111,17 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
   readonly usage: TokenUsage | undefined;
   /** Each attempt of a call of a tool with `retry`, in order; empty for other calls. */
   readonly attempts: readonly ToolAttempt[];
+
+  /**
+   * What the handler of a failed call threw, as it threw it (an `Error` with
+   * its stack), for logs and traces; `undefined` for any other call. The model
+   * only reads the failure's message. Kept in this process only: it is not
+   * part of the record a session stores (a record loaded from a store, or
+   * restored, has none).
+   */
+  static thrownBy(event: ToolInvoked): unknown {
+    return thrownValues.get(event)?.value;
+  }
 
   constructor(init: ToolInvokedInit<P, R>) {
     super(init);
