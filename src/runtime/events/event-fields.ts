@@ -50,6 +50,7 @@ export function toolInvokedInit(scope: EvaluationScope, call: CallFields): ToolI
     durationMs: call.durationMs,
     usage: call.usage,
     attempts: call.attempts,
+    nativeType: call.nativeType,
   };
 }
 

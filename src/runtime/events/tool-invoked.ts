@@ -48,6 +48,13 @@ export interface ToolInvokedInit<P = unknown, R = unknown> extends PromptEventIn
   readonly usage?: TokenUsage | undefined;
   /** Each attempt of a call of a tool with `retry`, in order. Defaults to none. */
   readonly attempts?: readonly ToolAttempt[] | undefined;
+  /**
+   * For a native call: the provider's type of the tool (`web_search`,
+   * `code_interpreter`, ...), from the prompt's `NativeTool` of that name, or
+   * the name the provider reported when none matches. The provider itself is
+   * the event's `adapter`.
+   */
+  readonly nativeType?: string | undefined;
 }
 
 /**
@@ -111,6 +118,8 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
   readonly usage: TokenUsage | undefined;
   /** Each attempt of a call of a tool with `retry`, in order; empty for other calls. */
   readonly attempts: readonly ToolAttempt[];
+  /** For a native call, the provider's type of the tool (see {@link ToolInvokedInit.nativeType}). */
+  readonly nativeType: string | undefined;
 
   /**
    * What the handler of a failed call threw, as it threw it (an `Error` with
@@ -162,6 +171,7 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
     this.durationMs = init.durationMs;
     this.usage = init.usage;
     this.attempts = init.attempts ?? NO_ATTEMPTS;
+    this.nativeType = init.nativeType;
     if (new.target === ToolInvoked) Object.freeze(this);
   }
 }
