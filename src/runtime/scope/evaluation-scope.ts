@@ -278,6 +278,7 @@ export class ToolCallScope {
       prompt: evaluation.prompt,
       renderedPrompt: evaluation.rendered,
       session: evaluation.session,
+      sessionView: evaluation.session.view,
       deadline: evaluation.deadline,
       budgetTracker: evaluation.budgetTracker,
       resources: this.resources,
