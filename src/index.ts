@@ -67,6 +67,11 @@ export {
   PromptOverridesError,
   type PromptOverridesErrorOptions,
 } from './core/errors/prompt-overrides-error.js';
+export {
+  LoopStoppedError,
+  type LoopStopReason,
+  type LoopStoppedErrorOptions,
+} from './core/errors/loop-stopped-error.js';
 export { PromptRenderError } from './core/errors/prompt-render-error.js';
 export { PromptValidationError } from './core/errors/prompt-validation-error.js';
 export { ToolCallClosedError } from './core/errors/tool-call-closed-error.js';
@@ -92,6 +97,12 @@ export {
   type PromptExecutedResult,
 } from './runtime/events/prompt-executed.js';
 export { PromptRendered, type PromptRenderedInit } from './runtime/events/prompt-rendered.js';
+export {
+  LoopIntervention,
+  type LoopInterventionAction,
+  type LoopInterventionInit,
+  type LoopInterventionReason,
+} from './runtime/events/loop-intervention.js';
 export { TokenUsage, type TokenUsageInit } from './provider/token-usage.js';
 export {
   ToolInvoked,
@@ -137,6 +148,22 @@ export {
 } from './prompt/prompt-section.js';
 export { RenderedPrompt } from './prompt/rendered-prompt.js';
 export { SectionParams, sectionParams } from './prompt/section-params.js';
+export type { SummarizedSection } from './prompt/render-sections.js';
+export {
+  SectionVisibilityOverride,
+  type SectionVisibility,
+  type SectionVisibilityOverrideInit,
+} from './prompt/section-visibility.js';
+export {
+  OPEN_SECTIONS_TOOL,
+  OpenSectionsParams,
+  READ_SECTION_TOOL,
+  ReadSectionParams,
+} from './prompt/disclosure-tools.js';
+export {
+  VisibilityExpansionRequired,
+  type VisibilityExpansionRequiredOptions,
+} from './core/errors/visibility-expansion-required.js';
 export { Template } from './prompt/template.js';
 
 export { Filesystem } from './resources/filesystem.js';
@@ -214,6 +241,32 @@ export {
 export type { PendingToolCall } from './runtime/approval/pending-tool-call.js';
 export { ProviderAdapter } from './provider/provider-adapter.js';
 export type { RuntimeOptions } from './runtime/runtime-options.js';
+export type { ToolAttempt, ToolRetry } from './tools/tool-retry.js';
+export {
+  type AnswerCheck,
+  type AnswerPolicy,
+  type AnswerPolicyRef,
+  type AnswerToolCall,
+  type AnswerVerdict,
+  Guardrail,
+  type InputCheck,
+  type InputPolicy,
+  type InputPolicyRef,
+  type InputVerdict,
+} from './prompt/guardrail-policy.js';
+export {
+  answerCitesToolResult,
+  denyInputPatterns,
+  type DenyInputPatternsOptions,
+  maxInputSize,
+} from './runtime/guardrails/built-in-guardrails.js';
+export { GuardrailChecked, type GuardrailCheckedInit } from './runtime/events/guardrail-checked.js';
+export { GuardrailError, type GuardrailErrorOptions } from './core/errors/guardrail-error.js';
+export {
+  DEFAULT_LOOP_GOVERNOR,
+  type LoopGovernorOptions,
+  type LoopGovernorSettings,
+} from './runtime/governor/loop-governor-options.js';
 export type { EvaluationObserver } from './runtime/telemetry/evaluation-observer.js';
 export type {
   DirectCallStart,

@@ -13,7 +13,7 @@ export interface ToolCallView {
   readonly callId: string | null;
   /** The arguments as the model sent them (JSON text). */
   readonly arguments: string;
-  readonly outcome: 'success' | 'failure' | 'unknown' | 'denied';
+  readonly outcome: 'success' | 'failure' | 'unknown' | 'denied' | 'timeout';
   /** The tool message the model read back. */
   readonly message: string;
 }

@@ -9,6 +9,11 @@ import {
   TokenUsage,
   ToolInvoked,
   ToolResult,
+  LoopIntervention,
+  SectionVisibilityOverride,
+  OpenSectionsParams,
+  ReadSectionParams,
+  GuardrailChecked,
 } from '../index.js';
 import type { CodecClass, CodecEntry, CodecLocation } from './codec-entry.js';
 import { decodeValue } from './decode-value.js';
@@ -29,6 +34,11 @@ const builtIns: readonly CodecClass[] = [
   PromptRendered,
   ToolResult,
   TokenUsage,
+  LoopIntervention,
+  SectionVisibilityOverride,
+  OpenSectionsParams,
+  ReadSectionParams,
+  GuardrailChecked,
 ];
 
 /**

@@ -12,6 +12,8 @@ import type {
   EvaluationObserver,
   EvaluationStart,
   InterruptedResponse,
+  LoopIntervention,
+  GuardrailChecked,
   PromptResponseFields,
   ToolCallObserver,
   ToolInvoked,
@@ -80,6 +82,26 @@ export class EvaluationSpan implements EvaluationObserver {
 
   startToolCall(call: ProviderToolCall, decision: ApprovalDecision | undefined): ToolCallObserver {
     return new ToolCallSpan(this.#trace, call, decision);
+  }
+
+  intervention(event: LoopIntervention): void {
+    const attributes: Attributes = {
+      [Affordance.interventionAction]: event.action,
+      [Affordance.interventionReason]: event.reason,
+      [Affordance.turn]: event.turn,
+    };
+    if (event.tool !== undefined) attributes[Affordance.interventionTool] = event.tool;
+    this.#span.addEvent(Events.intervention, attributes);
+  }
+
+  guardrail(event: GuardrailChecked): void {
+    const attributes: Attributes = {
+      [Affordance.guardrailStage]: event.stage,
+      [Affordance.guardrailPolicy]: event.policy,
+      [Affordance.guardrailVerdict]: event.verdict,
+    };
+    if (event.attempt !== undefined) attributes[Affordance.guardrailAttempt] = event.attempt;
+    this.#span.addEvent(Events.guardrail, attributes);
   }
 
   completed(response: CompletedResponse): void {

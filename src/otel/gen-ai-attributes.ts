@@ -41,6 +41,13 @@ export const Affordance = {
   toolCalls: 'affordance.response.tool_calls',
   outcome: 'affordance.tool.outcome',
   errorPhase: 'affordance.error.phase',
+  interventionAction: 'affordance.loop.action',
+  guardrailStage: 'affordance.guardrail.stage',
+  guardrailPolicy: 'affordance.guardrail.policy',
+  guardrailVerdict: 'affordance.guardrail.verdict',
+  guardrailAttempt: 'affordance.guardrail.attempt',
+  interventionReason: 'affordance.loop.reason',
+  interventionTool: 'affordance.loop.tool',
   approved: 'affordance.approval.approved',
   reason: 'affordance.approval.reason',
   deniedBy: 'affordance.denied_by',
@@ -70,6 +77,8 @@ export const Events = {
   fallback: 'affordance.provider.fallback',
   circuit: 'affordance.provider.circuit',
   itemsDropped: 'affordance.provider.items_dropped',
+  intervention: 'affordance.loop.intervention',
+  guardrail: 'affordance.guardrail',
 } as const;
 
 /** Metric names of the conventions. @internal */

@@ -26,6 +26,7 @@ const OUTCOME_ERROR: Partial<Record<ToolCallEndOutcome, string>> = {
   failure: 'tool_error',
   unknown: 'interrupted',
   denied: 'denied',
+  timeout: 'timeout',
 };
 
 /**
@@ -78,6 +79,10 @@ export class ToolCallSpan implements ToolCallObserver {
     const type = end.outcome === 'stopped' ? errorType(end.error) : OUTCOME_ERROR[end.outcome];
     if (end.outcome === 'denied') span.addEvent(Events.denied, this.#denial(end.event));
     if (end.rolledBack) span.addEvent(Events.rolledBack);
+    // What the handler threw, with its stack, where content may be recorded (its message may quote data).
+    if (capture && end.thrown !== undefined) {
+      span.recordException(end.thrown instanceof Error ? end.thrown : thrownText(end.thrown));
+    }
     if (capture && end.event !== undefined) {
       span.setAttribute(GenAi.toolResult, end.event.renderedMessage);
     }
@@ -172,4 +177,13 @@ function recordToolDuration(
   };
   if (error !== undefined) attributes[GenAi.errorType] = error;
   evaluation.instruments.toolDuration.record(value, attributes);
+}
+
+/** A thrown value that is not an `Error`, as text (a value whose conversion throws is named by its type). */
+function thrownText(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return `a thrown ${typeof value}`;
+  }
 }

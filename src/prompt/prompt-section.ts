@@ -1,8 +1,10 @@
 import { PromptRenderError } from '../core/errors/prompt-render-error.js';
+import { checkVisibility, type SectionVisibility } from './section-visibility.js';
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import type { DataClass } from '../core/class-type.js';
 import { ToolDefinition } from '../tools/tool-definition.js';
 import { checkPolicies, type PolicyRef } from '../tools/tool-policy.js';
+import { type AnswerPolicyRef, checkGuardrails, type InputPolicyRef } from './guardrail-policy.js';
 import type { Session } from '../session/session.js';
 import type { Template } from './template.js';
 import {
@@ -57,6 +59,18 @@ export interface SectionInit<P = unknown> {
   readonly acceptsOverrides?: boolean | undefined;
   /** Gates checked before each call of this section's tools and its subtree's (see `ToolPolicy`). */
   readonly policies?: readonly PolicyRef[] | undefined;
+  /**
+   * What the section renders as when summarized (plain text): the model then
+   * reads it, with how to open the section, instead of the section's text and
+   * subtree, and is not offered the subtree's tools until it opens it.
+   */
+  readonly summary?: string | undefined;
+  /** How the section renders unless an override says otherwise. Defaults to `'full'`; `'summary'` needs a `summary`. */
+  readonly visibility?: SectionVisibility | undefined;
+  /** Checks of the user's input, while the section is rendered in full (after the prompt's). */
+  readonly inputPolicies?: readonly InputPolicyRef[] | undefined;
+  /** Checks of the final answer, while the section is rendered in full (after the prompt's). */
+  readonly answerPolicies?: readonly AnswerPolicyRef[] | undefined;
 }
 
 /**
@@ -85,6 +99,14 @@ export abstract class PromptSection<P = unknown> {
   readonly acceptsOverrides: boolean;
   /** Policies of this section's tools and its subtree's. */
   readonly policies: readonly PolicyRef[];
+  /** The summary, if the section has one. */
+  readonly summary: string | undefined;
+  /** How the section renders unless an override says otherwise. */
+  readonly visibility: SectionVisibility;
+  /** The section's input guardrails. */
+  readonly inputPolicies: readonly InputPolicyRef[];
+  /** The section's answer guardrails. */
+  readonly answerPolicies: readonly AnswerPolicyRef[];
 
   protected constructor(init: SectionInit<P>) {
     const params = init.params;
@@ -108,6 +130,20 @@ export abstract class PromptSection<P = unknown> {
     this.tools = Object.freeze(checkTools(this.key, this.paramsType, init.tools ?? []));
     this.acceptsOverrides = init.acceptsOverrides ?? true;
     this.policies = checkPolicies(`Section '${this.key}'`, init.policies);
+    this.summary = checkSummary(this.key, init.summary);
+    this.inputPolicies = checkGuardrails(`Section '${this.key}'`, init.inputPolicies, 'checkInput');
+    this.answerPolicies = checkGuardrails(
+      `Section '${this.key}'`,
+      init.answerPolicies,
+      'checkAnswer',
+    );
+    this.visibility = checkVisibility(init.visibility ?? 'full', [this.key]);
+    if (this.visibility === 'summary' && this.summary === undefined) {
+      throw new PromptValidationError(
+        `Section '${this.key}' is summarized (visibility: 'summary') but has no summary. Give it \`summary: '...'\` or leave visibility out.`,
+        { sectionPath: [this.key], paramsType: this.paramsType, placeholder: 'summary' },
+      );
+    }
   }
 
   /** The markdown body for `params` (without heading); `''` for none. */
@@ -214,4 +250,15 @@ function checkTools(
     }
     return tool as ToolDefinition;
   });
+}
+
+function checkSummary(key: string, summary: unknown): string | undefined {
+  if (summary === undefined) return undefined;
+  if (typeof summary !== 'string' || summary.trim() === '') {
+    throw new PromptValidationError(
+      `Section '${key}': summary must be a non-empty string. Give the text the model reads while the section is summarized, or leave summary out.`,
+      { sectionPath: [key], placeholder: 'summary' },
+    );
+  }
+  return summary.trim();
 }

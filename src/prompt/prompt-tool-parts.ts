@@ -33,9 +33,12 @@ export function promptToolParts(
   promptPolicies: readonly PolicyRef[],
   enabled: readonly SectionNode[],
   overrides: PromptOverride | undefined,
+  synthetic?: readonly ToolDefinition[],
 ): PromptToolParts {
   const sectionTools: ToolDefinition[] = [];
   for (const node of enabled) sectionTools.push(...node.section.tools);
+  // The tools that open summarized sections come last (see `disclosureTools`).
+  if (synthetic !== undefined) sectionTools.push(...synthetic);
   if (
     previous !== undefined &&
     previous.overrides === overrides &&

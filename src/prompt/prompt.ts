@@ -1,9 +1,7 @@
-import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { PromptRenderError } from '../core/errors/prompt-render-error.js';
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
 import { assertOverrideApplies } from './overrides/check-overrides.js';
-import type { PromptOverride, SectionOverride } from './overrides/prompt-override.js';
-import { toJsonSchema } from '../schema/to-json-schema.js';
+import type { PromptOverride } from './overrides/prompt-override.js';
 import { type DataSchema, isStandardSchema } from '../schema/standard-schema.js';
 import type { Session } from '../session/session.js';
 import type { Class, DataClass } from '../core/class-type.js';
@@ -16,8 +14,21 @@ import { checkPolicies, type PolicyRef } from '../tools/tool-policy.js';
 import { promptToolParts, type PromptToolParts } from './prompt-tool-parts.js';
 import { RenderedPrompt } from './rendered-prompt.js';
 import { sectionClassOf } from './section-from-class.js';
-import { renderToolExamples } from './render-tool-examples.js';
+import { checkOutput } from './check-prompt-output.js';
 import { schemaLabel, validateSectionParams } from './section-params.js';
+import {
+  indexSectionOverrides,
+  renderSections,
+  type SummarizedSection,
+} from './render-sections.js';
+import { disclosureTools } from './disclosure-tools.js';
+import {
+  checkVisibility,
+  sessionVisibility,
+  type SectionVisibility,
+} from './section-visibility.js';
+import { checkTimeout } from '../tools/tool-retry.js';
+import { type AnswerPolicyRef, checkGuardrails, type InputPolicyRef } from './guardrail-policy.js';
 
 /** Fields of a {@link Prompt}. */
 export interface PromptInit<O = unknown> {
@@ -37,6 +48,22 @@ export interface PromptInit<O = unknown> {
   readonly output?: DataSchema<O> | readonly [DataSchema<O>] | undefined;
   /** Gates checked before each call of any of the prompt's tools, after the tools' and sections' own. */
   readonly policies?: readonly PolicyRef[] | undefined;
+  /** The time limit of each call of a tool that declares no `timeoutMs` of its own; none by default. */
+  readonly toolTimeoutMs?: number | undefined;
+  /**
+   * What the model's `open_sections` call does (see the sections' `summary`):
+   * `'in-loop'` (the default) records the opening in the session and offers
+   * the opened sections' tools from the next request; `'raise'` stops the
+   * evaluation with `VisibilityExpansionRequired`, its state restored, for
+   * the application to re-render and re-run.
+   */
+  readonly disclosure?: 'in-loop' | 'raise' | undefined;
+  /** Checks of the user's input before the first request (`InputPolicy`), before the sections' own. */
+  readonly inputPolicies?: readonly InputPolicyRef[] | undefined;
+  /** Checks of the final answer (`AnswerPolicy`), before the sections' own. */
+  readonly answerPolicies?: readonly AnswerPolicyRef[] | undefined;
+  /** How many times answer policies may send an answer back to the model. Defaults to 2. */
+  readonly maxAnswerRetries?: number | undefined;
 }
 
 /** Options of {@link Prompt.render}. */
@@ -47,6 +74,11 @@ export interface RenderOptions {
   readonly session?: Session | undefined;
   /** Overrides to apply (usually from a store's `resolve`). */
   readonly overrides?: PromptOverride | undefined;
+  /**
+   * Section visibility by dotted path (`{ 'guide.billing': 'full' }`), over
+   * the session's `SectionVisibilityOverride`s and the sections' own.
+   */
+  readonly visibility?: Readonly<Record<string, SectionVisibility>> | undefined;
 }
 
 /**
@@ -73,6 +105,16 @@ export class Prompt<O = unknown> {
   readonly registry: PromptRegistry;
   /** Policies of every tool of the prompt, checked after the tools' and sections' own. */
   readonly policies: readonly PolicyRef[];
+  /** The time limit of each call of a tool without its own `timeoutMs`, if any. */
+  readonly toolTimeoutMs: number | undefined;
+  /** What `open_sections` does: `'in-loop'` or `'raise'` (see {@link PromptInit.disclosure}). */
+  readonly disclosure: 'in-loop' | 'raise';
+  /** The prompt's own input guardrails. */
+  readonly inputPolicies: readonly InputPolicyRef[];
+  /** The prompt's own answer guardrails. */
+  readonly answerPolicies: readonly AnswerPolicyRef[];
+  /** How many times answer policies may send an answer back (see {@link PromptInit.maxAnswerRetries}). */
+  readonly maxAnswerRetries: number;
   /** The tool parts of the last render, shared by the next one that offers the same tools. */
   #toolParts: PromptToolParts | undefined;
   /** The text of the last render, shared by the next one that renders the same. */
@@ -85,6 +127,11 @@ export class Prompt<O = unknown> {
     this.name = name === undefined || name === '' ? this.key : name;
     this.label = `${this.ns}/${this.key}`;
     this.policies = checkPolicies(`Prompt '${this.label}'`, init.policies);
+    this.toolTimeoutMs = checkTimeout(
+      `Prompt '${this.label}'`,
+      init.toolTimeoutMs,
+      'toolTimeoutMs',
+    );
     this.sections = Object.freeze([...init.sections]);
     const output = init.output;
     this.outputType = Array.isArray(output)
@@ -101,6 +148,17 @@ export class Prompt<O = unknown> {
     }
     if (this.outputType !== undefined) checkOutput(this.outputType, this.label);
     this.registry = buildPromptRegistry(this.sections);
+    this.disclosure = checkDisclosure(this.label, init.disclosure);
+    const subject = `Prompt '${this.label}'`;
+    this.inputPolicies = checkGuardrails(subject, init.inputPolicies, 'checkInput');
+    this.answerPolicies = checkGuardrails(subject, init.answerPolicies, 'checkAnswer');
+    this.maxAnswerRetries = init.maxAnswerRetries ?? 2;
+    if (!Number.isInteger(this.maxAnswerRetries) || this.maxAnswerRetries < 0) {
+      throw new PromptValidationError(
+        `${subject}: maxAnswerRetries must be a whole number of at least 0 (got ${String(init.maxAnswerRetries)}).`,
+        { placeholder: 'maxAnswerRetries' },
+      );
+    }
   }
 
   /** The `@Section` classes of the prompt's tree, depth-first (sections built as instances are not listed). */
@@ -133,21 +191,26 @@ export class Prompt<O = unknown> {
     );
     if (options.overrides !== undefined) assertOverrideApplies(this, options.overrides);
     const sectionOverrides = indexSectionOverrides(options.overrides);
-    const texts: string[] = [];
-    const enabled: SectionNode[] = [];
-    const nodes = this.registry.nodes;
-    let skipUntil = 0;
-    nodes.forEach((node, index) => {
-      if (index < skipUntil) return;
-      const params = this.resolveParams(node, bound);
-      if (!isEnabled(node, params, options.session)) {
-        skipUntil = node.subtreeEnd;
-        return;
-      }
-      texts.push(renderNode(node, params, sectionOverrides.get(node.path.join('.'))));
-      enabled.push(node);
-    });
-    const parts = promptToolParts(this.#toolParts, this.policies, enabled, options.overrides);
+    const { texts, enabled, summarized } = renderSections(
+      {
+        nodes: this.registry.nodes,
+        params: (node) => this.resolveParams(node, bound),
+        session: options.session,
+        overrides: sectionOverrides,
+        visibility: visibilityOf(options),
+        hasTools: (index) => this.#hasTools(index),
+      },
+      0,
+      this.registry.nodes.length,
+    );
+    const synthetic = summarized.length === 0 ? undefined : this.#disclosureTools(summarized);
+    const parts = promptToolParts(
+      this.#toolParts,
+      this.policies,
+      enabled,
+      options.overrides,
+      synthetic,
+    );
     this.#toolParts = parts;
     const text = texts.join('\n\n');
     // A text equal to the last one is kept once: evaluations alive at once share it.
@@ -164,7 +227,37 @@ export class Prompt<O = unknown> {
       toolsByName: parts.toolsByName,
       outputType: this.outputType,
       outputContainer: this.outputContainer,
+      summarized,
+      inputPolicies: guards(this.inputPolicies, enabled, (node) => node.section.inputPolicies),
+      answerPolicies: guards(this.answerPolicies, enabled, (node) => node.section.answerPolicies),
     });
+  }
+
+  /** Whether the subtree of the node at `index` contributes a tool. */
+  #hasTools(index: number): boolean {
+    const nodes = this.registry.nodes;
+    const end = (nodes[index] as SectionNode).subtreeEnd;
+    for (let at = index; at < end; at += 1) {
+      if ((nodes[at] as SectionNode).section.tools.length > 0) return true;
+    }
+    return false;
+  }
+
+  /** The synthetic tools the summarized sections need, refusing a prompt tool of the same name. */
+  #disclosureTools(summarized: readonly SummarizedSection[]): readonly ToolDefinition[] {
+    const tools: ToolDefinition[] = [];
+    if (summarized.some((section) => section.hasTools)) tools.push(disclosureTools.open);
+    if (summarized.some((section) => !section.hasTools)) tools.push(disclosureTools.read);
+    for (const tool of tools) {
+      const clash = this.registry.tools.find((entry) => entry.tool.name === tool.name);
+      if (clash !== undefined) {
+        throw new PromptValidationError(
+          `Tool '${tool.name}' of section '${clash.path.join('.')}' has the name of the tool that opens summarized sections. Rename the tool.`,
+          { sectionPath: clash.path, placeholder: tool.name },
+        );
+      }
+    }
+    return tools;
   }
 
   private resolveParams(
@@ -208,67 +301,6 @@ export class Prompt<O = unknown> {
   }
 }
 
-/**
- * Refuses, when the prompt is built, an output class no answer could ever
- * validate against: the answer is parsed like tool arguments, so every field
- * needs a class-validator decorator, and a class without validated fields
- * (no decorators at all, or fields TypeScript does not emit without
- * `useDefineForClassFields`) would reject every answer at run time.
- * @throws ConfigurationError naming the class, the field and the fix.
- */
-function checkOutput(outputType: DataSchema, label: string): void {
-  if (isStandardSchema(outputType)) {
-    checkOutputSchema(outputType, label);
-    return;
-  }
-  // Throws a ConfigurationError naming `Class.field` for a field without decorators.
-  const { schema } = toJsonSchema(outputType, 'standard');
-  const properties = schema['properties'];
-  const empty =
-    typeof properties !== 'object' || properties === null || Object.keys(properties).length === 0;
-  if (empty) {
-    throw new ConfigurationError({
-      subject: `Prompt '${label}' output ${outputType.name || '<anonymous class>'}`,
-      problem:
-        'has no fields with class-validator decorators, so no answer of the model could ever validate against it.',
-      fix:
-        'Decorate each field of the output class with class-validator decorators, e.g. ' +
-        '`class Answer { @IsString() text!: string }`, or leave output out for a free-text answer.',
-    });
-  }
-}
-
-/**
- * Refuses, when the prompt is built, a Standard Schema output whose JSON
- * Schema cannot be written (no Standard JSON Schema support) or does not
- * describe an object, since providers want an object at the top.
- * @throws ConfigurationError naming the prompt and the fix.
- */
-function checkOutputSchema(outputType: StandardSchemaV1, label: string): void {
-  const vendor = outputType['~standard'].vendor;
-  if (outputType['~standard'].jsonSchema === undefined) {
-    throw new ConfigurationError({
-      subject: `Prompt '${label}' output (${vendor} schema)`,
-      problem:
-        'does not implement Standard JSON Schema, so the JSON Schema of the answer cannot be sent to the model.',
-      fix:
-        'Use a version of the schema library that implements Standard JSON Schema, or wrap the schema ' +
-        'in one that does (valibot: `toStandardJsonSchema(schema)` from @valibot/to-json-schema).',
-    });
-  }
-  try {
-    toJsonSchema(outputType, 'standard');
-  } catch (error) {
-    if (!ConfigurationError.is(error)) throw error;
-    throw new ConfigurationError({
-      subject: `Prompt '${label}' output (${vendor} schema)`,
-      problem: `cannot be sent as a structured output: ${error.problem}`,
-      fix: error.fix,
-      cause: error,
-    });
-  }
-}
-
 function requireText(value: unknown, what: string, field: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new PromptValidationError(`${what} must be a non-empty string.`, { placeholder: field });
@@ -276,60 +308,36 @@ function requireText(value: unknown, what: string, field: string): string {
   return value.trim();
 }
 
-function isEnabled(node: SectionNode, params: unknown, session: Session | undefined): boolean {
-  const predicate = node.section.enabled;
-  if (predicate === undefined) return true;
-  try {
-    return predicate(params, { session });
-  } catch (cause) {
-    throw new PromptRenderError(
-      `Section enabled predicate failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { sectionPath: node.path, paramsType: node.section.paramsType, cause },
-    );
+/** The visibility a render follows: the session's overrides, then `options.visibility` over them. */
+function visibilityOf(options: RenderOptions): ReadonlyMap<string, SectionVisibility> | undefined {
+  const fromSession = sessionVisibility(options.session);
+  const given = options.visibility;
+  if (given === undefined) return fromSession;
+  const merged = new Map(fromSession);
+  for (const [path, visibility] of Object.entries(given)) {
+    merged.set(path, checkVisibility(visibility, path.split('.')));
   }
+  return merged;
 }
 
-function renderNode(
-  node: SectionNode,
-  params: unknown,
-  override: SectionOverride | undefined,
-): string {
-  const { section } = node;
-  const heading = `${'#'.repeat(node.depth + 2)} ${node.number}. ${section.title} (${node.path.join('.')})`;
-  let body: string;
-  try {
-    body =
-      override === undefined
-        ? section.renderBody(params)
-        : section.renderOverride(override.body, params);
-  } catch (error) {
-    if (error instanceof PromptRenderError || error instanceof PromptValidationError) {
-      const Kind = error instanceof PromptRenderError ? PromptRenderError : PromptValidationError;
-      throw new Kind(stripSubject(error.message), {
-        sectionPath: node.path,
-        paramsType: error.paramsType,
-        placeholder: error.placeholder,
-        cause: error.cause,
-      });
-    }
-    throw new PromptRenderError(
-      `Section body failed to render: ${error instanceof Error ? error.message : String(error)}`,
-      { sectionPath: node.path, paramsType: section.paramsType, cause: error },
-    );
-  }
-  const parts = [heading, body.trim(), renderToolExamples(section.tools)].filter(
-    (part) => part !== '',
+function checkDisclosure(label: string, given: unknown): 'in-loop' | 'raise' {
+  if (given === undefined || given === 'in-loop' || given === 'raise') return given ?? 'in-loop';
+  throw new PromptValidationError(
+    `Prompt '${label}': disclosure must be 'in-loop' or 'raise' (got ${typeof given === 'string' ? `'${given}'` : typeof given}).`,
+    { placeholder: 'disclosure' },
   );
-  return parts.join('\n\n');
 }
 
-/** Drops the `[section ..., params ...]` suffix so a re-thrown error can carry the full path instead. */
-function stripSubject(message: string): string {
-  return message.replace(/ \[[^\]]*\]$/, '');
-}
-
-function indexSectionOverrides(
-  override: PromptOverride | undefined,
-): ReadonlyMap<string, SectionOverride> {
-  return new Map((override?.sections ?? []).map((entry) => [entry.path.join('.'), entry]));
+/** The prompt's guardrails, then those of the sections rendered in full, in render order. */
+function guards<R>(
+  own: readonly R[],
+  enabled: readonly SectionNode[],
+  of: (node: SectionNode) => readonly R[],
+): readonly R[] {
+  let all = own;
+  for (const node of enabled) {
+    const more = of(node);
+    if (more.length > 0) all = [...all, ...more];
+  }
+  return all;
 }

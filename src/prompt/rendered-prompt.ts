@@ -1,8 +1,11 @@
 import type { DataSchema } from '../schema/standard-schema.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PolicyRef } from '../tools/tool-policy.js';
+import type { SummarizedSection } from './render-sections.js';
+import type { AnswerPolicyRef, InputPolicyRef } from './guardrail-policy.js';
 
 const NO_POLICIES: readonly PolicyRef[] = Object.freeze([]);
+const NO_SUMMARIES: readonly SummarizedSection[] = Object.freeze([]);
 
 /** Fields of a {@link RenderedPrompt}. @internal */
 export interface RenderedPromptInit {
@@ -18,6 +21,10 @@ export interface RenderedPromptInit {
   readonly toolsByName?: ReadonlyMap<string, ToolDefinition> | undefined;
   readonly outputType: DataSchema | undefined;
   readonly outputContainer: 'object' | 'array' | undefined;
+  /** The sections rendered as summaries, in render order. */
+  readonly summarized?: readonly SummarizedSection[] | undefined;
+  readonly inputPolicies?: readonly InputPolicyRef[] | undefined;
+  readonly answerPolicies?: readonly AnswerPolicyRef[] | undefined;
 }
 
 /**
@@ -41,6 +48,15 @@ export class RenderedPrompt {
   readonly outputType: DataSchema | undefined;
   /** `'array'` for `output: [Class]`, `'object'` for `output: Class`, `undefined` for free text. */
   readonly outputContainer: 'object' | 'array' | undefined;
+  /**
+   * The sections rendered as summaries, in render order: `path`, `hasTools`,
+   * and `text()`, the section and its subtree rendered in full.
+   */
+  readonly summarizedSections: readonly SummarizedSection[];
+  /** The input guardrails that apply: the prompt's, then its full sections'. */
+  readonly inputPolicies: readonly InputPolicyRef[];
+  /** The answer guardrails that apply: the prompt's, then its full sections'. */
+  readonly answerPolicies: readonly AnswerPolicyRef[];
 
   readonly #toolsByName: ReadonlyMap<string, ToolDefinition>;
   readonly #policies: ReadonlyMap<string, readonly PolicyRef[]>;
@@ -57,7 +73,15 @@ export class RenderedPrompt {
     this.outputContainer = init.outputContainer;
     this.#toolsByName = init.toolsByName ?? new Map(init.tools.map((tool) => [tool.name, tool]));
     this.#policies = init.policies ?? new Map();
+    this.summarizedSections = init.summarized ?? NO_SUMMARIES;
+    this.inputPolicies = init.inputPolicies ?? [];
+    this.answerPolicies = init.answerPolicies ?? [];
     Object.freeze(this);
+  }
+
+  /** The section at dotted `path` when it was rendered as a summary. */
+  summarizedSection(path: string): SummarizedSection | undefined {
+    return this.summarizedSections.find((section) => section.path === path);
   }
 
   /** The tool called `name`, or `undefined`. */

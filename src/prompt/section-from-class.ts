@@ -35,6 +35,9 @@ export function sectionFromClass(cls: Class): MarkdownSection {
         policies: method.options.policies,
         approval: method.options.approval,
         synchronous: method.synchronous,
+        timeoutMs: method.options.timeoutMs,
+        idempotent: method.options.idempotent,
+        retry: method.options.retry,
         handler: methodHandler(cls, method),
       }),
   );

@@ -37,6 +37,11 @@ import { alreadyResuming, openResume } from './approval/open-resume.js';
 import { openEvaluationScope, type ScopeSource } from './open-evaluation-scope.js';
 import { evaluationStart } from './telemetry/evaluation-start.js';
 import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
+import { LoopGovernor } from './governor/loop-governor.js';
+import {
+  loopGovernorSettings,
+  type LoopGovernorSettings,
+} from './governor/loop-governor-options.js';
 
 const DEFAULT_MAX_TURNS = 24;
 
@@ -73,6 +78,7 @@ export class AffordanceRuntime {
   readonly #resuming = new Set<string>();
   readonly #telemetry: RuntimeTelemetry | undefined;
   readonly #scopes: ScopeSource;
+  readonly #governor: LoopGovernorSettings;
 
   constructor(container: Container, options: RuntimeOptions = {}) {
     this.container = container;
@@ -83,6 +89,7 @@ export class AffordanceRuntime {
     this.#resources = options.resources ?? new ResourceRegistry();
     this.#signer = new StateSigner(options);
     this.#telemetry = options.telemetry;
+    this.#governor = loopGovernorSettings(options.governor);
     this.#scopes = {
       container,
       clock: this.clock,
@@ -340,6 +347,11 @@ export class AffordanceRuntime {
         resume: typeof resume === 'function' ? resume() : resume,
         signer: this.#signer,
         observer,
+        governor: new LoopGovernor(
+          loopGovernorSettings(options.governor, this.#governor),
+          scope,
+          observer,
+        ),
       }).run();
       if (response.status === 'completed') observer?.completed(response);
       else observer?.paused(response);

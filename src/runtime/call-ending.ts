@@ -10,6 +10,7 @@ import type { ToolOutcome } from './events/tool-invoked.js';
 import type { ReleaseLock } from './acquire-session-lock.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { CallFailure } from './tool-call-failure.js';
+import type { ToolAttempt } from '../tools/tool-retry.js';
 
 /** What a state-changing call's failure restores. @internal */
 export interface CallSnapshot {
@@ -28,6 +29,10 @@ export interface InvocationFields {
   readonly durationMs: number;
   /** The session lock the call holds until it is recorded (state-changing calls only). */
   readonly release: ReleaseLock | undefined;
+  /** Each attempt of a call of a tool with `retry`; `undefined` for other tools. */
+  readonly attempts?: readonly ToolAttempt[] | undefined;
+  /** What the handler threw, for a call that failed so. */
+  readonly thrown?: unknown;
 }
 
 /** A call that ran, or was turned down with a failed result for the model; the evaluation goes on. @internal */
@@ -70,6 +75,8 @@ export interface ReachedFields {
   readonly params?: unknown;
   readonly snapshot?: CallSnapshot | undefined;
   readonly release?: ReleaseLock | undefined;
+  readonly attempts?: readonly ToolAttempt[] | undefined;
+  readonly thrown?: unknown;
 }
 
 /** Builds the invocations one call can end with, timed from the call's start. @internal */
@@ -128,6 +135,8 @@ export class CallEnding {
     const params = reached?.params;
     const snapshot = reached?.snapshot;
     const release = reached?.release;
+    const attempts = reached?.attempts;
+    const thrown = reached?.thrown;
     const durationMs = Math.max(0, this.#clock.now() - this.#started);
     const ended = outcome ?? (result.success ? 'success' : 'failure');
     if (kind === 'completed' || error === undefined) {
@@ -140,6 +149,8 @@ export class CallEnding {
         snapshot,
         durationMs,
         release,
+        attempts,
+        thrown,
       };
     }
     return {
@@ -153,6 +164,8 @@ export class CallEnding {
       snapshot,
       durationMs,
       release,
+      attempts,
+      thrown,
     };
   }
 }

@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../provider/provider-adapter.js';
+import type { SectionVisibility } from '../prompt/section-visibility.js';
 import type { PromptOverride } from '../prompt/overrides/prompt-override.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import type { Session } from '../session/session.js';
@@ -8,6 +9,7 @@ import type { ToolChoice } from '../provider/conversation.js';
 import type { Deadline } from './limits/deadline.js';
 import type { EvaluationCheckpoint } from './evaluation-checkpoint.js';
 import type { ResumeRequest } from './approval/resume-request.js';
+import type { LoopGovernorOptions } from './governor/loop-governor-options.js';
 
 /** Options of `runtime.evaluate(prompt, options)` (and of `context.evaluate` for nested evaluations). */
 export interface EvaluateOptions {
@@ -30,6 +32,12 @@ export interface EvaluateOptions {
   readonly budgetTracker?: BudgetTracker | undefined;
   /** Resources of the evaluation (e.g. a `Filesystem`); merged over the runtime's defaults. */
   readonly resources?: ResourceRegistry | undefined;
+  /**
+   * Section visibility by dotted path (`{ 'guide.billing': 'full' }`), over
+   * the session's `SectionVisibilityOverride`s: e.g. a
+   * `VisibilityExpansionRequired`'s `requestedOverrides`.
+   */
+  readonly visibility?: Readonly<Record<string, SectionVisibility>> | undefined;
   /** Prompt overrides to apply when rendering. */
   readonly overrides?: PromptOverride | undefined;
   /** The tool choice of the first request; defaults to `auto`. */
@@ -52,4 +60,6 @@ export interface EvaluateOptions {
    * {@link EvaluationCheckpoint}. Nested evaluations do not inherit it.
    */
   readonly checkpoint?: EvaluationCheckpoint | undefined;
+  /** The loop governor's settings for this evaluation, over the runtime's (`RuntimeOptions.governor`). */
+  readonly governor?: LoopGovernorOptions | undefined;
 }

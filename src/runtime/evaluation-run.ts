@@ -32,25 +32,11 @@ import type { ExecutedCalls, PausedCalls, ToolExecutor } from './tool-executor.j
 import { parseAnswer } from './parse-answer.js';
 import { checkBudget, stopIfOver } from './evaluation-stops.js';
 import type { EvaluationObserver } from './telemetry/evaluation-observer.js';
+import type { LoopGovernor } from './governor/loop-governor.js';
+import type { EvaluationRunInit } from './evaluation-run-init.js';
+import { answerSentBack, guardAnswer, guardInput } from './guardrails/run-guardrails.js';
 
-/** What one evaluation needs from the runtime that runs it. */
-export interface EvaluationRunInit {
-  readonly scope: EvaluationScope;
-  readonly executor: ToolExecutor;
-  readonly clock: Clock;
-  readonly maxTurns: number;
-  /** The most characters of one answer (`maxAnswerChars`), sent with each request. */
-  readonly maxAnswerChars: number;
-  readonly options: EvaluateOptions;
-  /** Where a streamed evaluation sends its parts; absent for `evaluate`. */
-  readonly sink?: PartSink | undefined;
-  /** Where a resumed evaluation picks up; absent for a new one. */
-  readonly resume?: ResumePoint | undefined;
-  /** Signs the state saved when the evaluation pauses for approval or checkpoints. */
-  readonly signer: StateSigner;
-  /** Follows the evaluation for tracing and metrics, when the runtime has telemetry. */
-  readonly observer?: EvaluationObserver | undefined;
-}
+export type { EvaluationRunInit };
 
 /**
  * One evaluation's loop, in its natural steps: {@link EvaluationRun.start}
@@ -76,8 +62,14 @@ export class EvaluationRun<O> {
   readonly #resume: ResumePoint | undefined;
   readonly #signer: StateSigner;
   readonly #observer: EvaluationObserver | undefined;
+  readonly #governor: LoopGovernor;
+  /** The outcomes of the last batch of calls added to the conversation. */
+  #lastOutcomes: readonly ToolCallOutcome[] = [];
   #toolChoice: ToolChoice;
   #usage: TokenUsage | undefined;
+  /** The input sent (after the input guardrails), and how many answers the answer guardrails saw. */
+  #input: string | undefined;
+  #answers = 0;
 
   constructor(init: EvaluationRunInit) {
     this.#scope = init.scope;
@@ -90,6 +82,7 @@ export class EvaluationRun<O> {
     this.#label = init.scope.prompt.label;
     this.#signer = init.signer;
     this.#observer = init.observer;
+    this.#governor = init.governor;
     const resume = init.resume;
     this.#resume = resume;
     if (resume === undefined) {
@@ -118,20 +111,36 @@ export class EvaluationRun<O> {
     let turn = 0;
     const resume = this.#resume;
     if (resume === undefined) {
+      this.#input = await guardInput(this.#scope, this.#options.input, this.#observer);
       this.start();
     } else {
       turn = resume.turn;
       await this.#checkpointTurn(resume.remaining, turn, resume.decisions);
+      const before = this.#governor.before();
       const paused = await this.#runCalls(resume.remaining, turn, resume.decisions);
       if (paused !== undefined) return this.#interrupt(paused, turn);
+      this.#govern(before, turn);
       turn += 1;
     }
     for (; ; turn += 1) {
       const answer = await this.requestTurn(turn);
-      if ((answer.toolCalls ?? []).length === 0) return await this.finish(answer, turn);
+      if ((answer.toolCalls ?? []).length === 0) {
+        const done = await this.finish(answer, turn);
+        if (done !== undefined) return done;
+        continue;
+      }
+      const before = this.#governor.before();
       const paused = await this.runTools(answer, turn);
       if (paused !== undefined) return this.#interrupt(paused, turn);
+      this.#govern(before, turn);
     }
+  }
+
+  /** Lets the governor judge turn `turn`'s calls: its notice joins the conversation; its stop is thrown. */
+  #govern(before: ReturnType<LoopGovernor['before']>, turn: number): void {
+    const verdict = this.#governor.after(this.#lastOutcomes, before, turn);
+    if (verdict.kind === 'warn') this.#messages.push({ role: 'user', content: verdict.notice });
+    else if (verdict.kind === 'stop') throw verdict.error;
   }
 
   /** Records `PromptRendered` and opens the conversation with the rendered prompt and the input. */
@@ -146,9 +155,7 @@ export class EvaluationRun<O> {
       ),
     );
     this.#messages.push({ role: 'system', content: rendered.text });
-    if (this.#options.input !== undefined) {
-      this.#messages.push({ role: 'user', content: this.#options.input });
-    }
+    if (this.#input !== undefined) this.#messages.push({ role: 'user', content: this.#input });
   }
 
   /**
@@ -170,9 +177,12 @@ export class EvaluationRun<O> {
     assertCallOpen(() => `request ${turn + 1} to the provider for ${this.#label}`);
     // A section whose tools changed since the last request (an MCP server's list) offers the new ones.
     if (turn > 0) scope.refreshTools();
+    const notice = this.#governor.lastTurnNotice(turn, this.#maxTurns);
+    const messages: ConversationMessage[] = [...this.#messages];
+    if (notice !== undefined) messages.push({ role: 'user', content: notice });
     const request: ProviderRequest = {
       prompt: scope.requestPrompt,
-      messages: [...this.#messages],
+      messages,
       tools: scope.toolSpecs,
       toolChoice: this.#toolChoice,
       output: this.#output,
@@ -284,6 +294,7 @@ export class EvaluationRun<O> {
 
   /** Adds the outcomes of a turn's calls to the conversation; returns where they paused, if they did. */
   #addResults({ outcomes, paused }: ExecutedCalls): PausedCalls | undefined {
+    this.#lastOutcomes = outcomes;
     for (const outcome of outcomes) {
       this.#toolCalls.push(outcome);
       this.#messages.push({
@@ -350,8 +361,12 @@ export class EvaluationRun<O> {
     return checkpoint.turnStarted(this.#state({ pending: [], remaining: calls, decided }, turn));
   }
 
-  /** Parses the structured output of the final answer, records `PromptExecuted` and builds the response. */
-  async finish(answer: ProviderTurn, turn: number): Promise<CompletedResponse<O>> {
+  /**
+   * Parses the structured output of the final answer, records `PromptExecuted`
+   * and builds the response; `undefined` when an answer guardrail sends the
+   * answer back to the model (its reason joins the conversation).
+   */
+  async finish(answer: ProviderTurn, turn: number): Promise<CompletedResponse<O> | undefined> {
     const scope = this.#scope;
     this.stopIfOver('while finishing the answer', 'response');
     const result = await parseAnswer(answer, this.#output, (error) =>
@@ -368,6 +383,12 @@ export class EvaluationRun<O> {
       turns: turn + 1,
       usage: this.#usage,
     };
+    this.#answers += 1;
+    const retry = await guardAnswer(scope, response, this.#answers, this.#observer);
+    if (retry !== undefined) {
+      this.#messages.push(...answerSentBack(answer, retry));
+      return undefined;
+    }
     recordPromptExecuted(
       scope,
       response,

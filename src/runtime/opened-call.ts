@@ -15,6 +15,8 @@ import {
 import type { GateVerdict } from './policy-gate.js';
 import type { EvaluationScope, ToolCallScope } from './scope/evaluation-scope.js';
 import { failureFor } from './tool-call-failure.js';
+import type { CallLimit } from './call-limit.js';
+import type { ToolAttempt } from '../tools/tool-retry.js';
 
 /** What an {@link OpenedCall} needs of the call it belongs to. @internal */
 export interface CallParts {
@@ -22,6 +24,8 @@ export interface CallParts {
   readonly tool: ToolDefinition;
   readonly call: ProviderToolCall;
   readonly ending: CallEnding;
+  /** The call's time limit, if it has one. */
+  readonly limit: CallLimit | undefined;
 }
 
 /**
@@ -37,6 +41,10 @@ export class OpenedCall {
   readonly frame: CallFrame;
   readonly params: unknown;
   readonly release: ReleaseLock | undefined;
+  /** Each attempt of a tool with `retry` (filled as they end); `undefined` for other tools. */
+  readonly attempts: ToolAttempt[] | undefined;
+  /** What the handler threw, once the call failed so. */
+  thrown: unknown;
   readonly #parts: CallParts;
 
   constructor(
@@ -51,6 +59,7 @@ export class OpenedCall {
     this.frame = frame;
     this.params = params;
     this.release = release;
+    this.attempts = parts.tool.retry === undefined ? undefined : [];
     // Only a state-changing call has something to restore (read-only calls hold no lock either).
     this.snapshot = parts.tool.readOnly
       ? undefined
@@ -70,12 +79,15 @@ export class OpenedCall {
   /** The handler threw: the call is rolled back, and may stop the evaluation. */
   failed(error: unknown): Invocation {
     const { scope, tool, ending } = this.#parts;
-    const failure = failureFor(scope, tool, error);
-    rollBack(
-      this.snapshot,
-      this.frame,
-      failure.outcome === 'unknown' ? 'was interrupted' : 'failed',
-    );
+    const failure = failureFor(scope, tool, error, this.#parts.limit);
+    const how =
+      failure.outcome === 'unknown'
+        ? 'was interrupted'
+        : failure.outcome === 'timeout'
+          ? 'timed out'
+          : 'failed';
+    rollBack(this.snapshot, this.frame, how);
+    this.thrown = error;
     // The snapshot goes with the invocation so its record can say the call was rolled back.
     return ending.failed(failure, this);
   }
@@ -87,6 +99,7 @@ export class OpenedCall {
    */
   close(invocation: Invocation): Invocation | Promise<Invocation> {
     this.frame.end();
+    this.#parts.limit?.cancel();
     let closing: Promise<void> | undefined;
     try {
       closing = this.callScope.dispose();
@@ -128,6 +141,7 @@ export class OpenedCall {
           : CLEAR_CALL;
     }
     this.frame.end();
+    this.#parts.limit?.cancel();
     await this.callScope.dispose()?.catch(() => undefined);
     return ended;
   }
@@ -137,6 +151,7 @@ export class OpenedCall {
     restoreSnapshot(this.snapshot);
     this.release?.();
     this.frame.end();
+    this.#parts.limit?.cancel();
     await this.callScope.dispose()?.catch(() => undefined);
     return this.#parts.ending.stopped(stop);
   }
@@ -161,8 +176,8 @@ export function restoreSnapshot(snapshot: CallSnapshot | undefined): void {
 
 /** Restores the call's snapshot, then refuses whatever its handler still tries to write. */
 function rollBack(snapshot: CallSnapshot | undefined, frame: CallFrame, how: string): void {
-  // An interrupted read-only call has nothing to restore but must not write later either.
-  if (snapshot === undefined && how !== 'was interrupted') return;
+  // An interrupted or timed-out read-only call has nothing to restore but must not write later either.
+  if (snapshot === undefined && how === 'failed') return;
   frame.close(how);
   restoreSnapshot(snapshot);
 }

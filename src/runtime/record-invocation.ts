@@ -11,7 +11,7 @@ import {
   resultForSession,
   toolInvokedInit,
 } from './events/event-fields.js';
-import { ToolInvoked, type ToolInvokedInit } from './events/tool-invoked.js';
+import { rememberThrown, ToolInvoked, type ToolInvokedInit } from './events/tool-invoked.js';
 import { restoreSnapshot } from './opened-call.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallObserver } from './telemetry/tool-call-observer.js';
@@ -47,9 +47,11 @@ export function recordInvocation(
       outcome: invocation.outcome,
       durationMs: invocation.durationMs,
       usage,
+      attempts: invocation.attempts,
     }),
   );
   const { event, failures } = recorded;
+  if (invocation.thrown !== undefined) rememberThrown(event, invocation.thrown);
   let { result } = recorded;
   if (failures.length > 0) {
     if (result.success) restoreSnapshot(invocation.snapshot);
@@ -63,6 +65,7 @@ export function recordInvocation(
     rolledBack: invocation.snapshot !== undefined && (!result.success || failures.length > 0),
     error: undefined,
     reason: undefined,
+    thrown: invocation.thrown,
   });
   return { call, result, message, event };
 }

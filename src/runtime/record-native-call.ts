@@ -28,6 +28,7 @@ export function recordNativeCall(
       renderedMessage: message,
       native: true,
       usage,
+      nativeType: nativeTypeOf(scope, call.name),
     }),
   );
   scope.session.dispatch(event);
@@ -38,4 +39,11 @@ export function recordNativeCall(
     message,
     event,
   };
+}
+
+/** The provider's type of the native tool called `name`: its `NativeTool`'s, or the name as reported. */
+function nativeTypeOf(scope: EvaluationScope, name: string): string {
+  const tool = scope.rendered.tool(name);
+  const type = tool?.native === true ? (tool as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type : name;
 }

@@ -1,6 +1,7 @@
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
+import type { LoopGovernorOptions } from './governor/loop-governor-options.js';
 
 /** Options of the affordance runtime (given to `installAffordance`). */
 export interface RuntimeOptions {
@@ -47,4 +48,11 @@ export interface RuntimeOptions {
    * from `affordance/otel`. None by default: evaluations then pay nothing for it.
    */
   readonly telemetry?: RuntimeTelemetry | undefined;
+  /**
+   * The loop governor of every evaluation: it warns a model that repeats a
+   * failing call or makes no progress once, then stops the evaluation with a
+   * `LoopStoppedError`, and tells the model when its last turn comes. On by
+   * default with `DEFAULT_LOOP_GOVERNOR`; see {@link LoopGovernorOptions}.
+   */
+  readonly governor?: LoopGovernorOptions | undefined;
 }

@@ -9,6 +9,7 @@ import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
 import type { ProviderToolCall } from '../provider/conversation.js';
 import { InterruptedCall } from './run-handler.js';
+import type { CallLimit } from './call-limit.js';
 
 /** How a failed call ends: its result, its outcome, and whether it stops the evaluation. @internal */
 export interface CallFailure {
@@ -44,8 +45,19 @@ export function failureFor(
   scope: EvaluationScope,
   tool: ToolDefinition,
   error: unknown,
+  limit?: CallLimit,
 ): CallFailure {
   const prompt = scope.prompt.label;
+  // The call's own limit passed (whatever the handler threw as its signal aborted): the evaluation goes on.
+  if (limit?.timedOut === true) {
+    return {
+      result: ToolResult.error(
+        `Tool '${tool.name}' timed out after ${limit.timeoutMs} ms and was stopped; ` +
+          'its changes were rolled back. You may call it again, perhaps with a smaller request.',
+      ),
+      outcome: 'timeout',
+    };
+  }
   if (isInterruption(error) || DeadlineExceededError.is(error)) {
     const why =
       scope.deadline?.expired === true || DeadlineExceededError.is(error)

@@ -4,6 +4,7 @@ import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
 import type { Filesystem } from '../resources/filesystem.js';
 import type { ResourceResolver } from '../resources/resource-binding.js';
 import type { Session } from '../session/session.js';
+import type { SessionView } from '../session/slice-view.js';
 import type { EvaluateOptions } from './evaluate-options.js';
 import type { BudgetTracker } from './limits/budget-tracker.js';
 import type { Deadline } from './limits/deadline.js';
@@ -35,6 +36,12 @@ export interface ToolContextMembers {
   readonly renderedPrompt: RenderedPrompt;
   /** The evaluation's session: read state with `session.slice(Cls)`, dispatch events with `session.dispatch`. */
   readonly session: Session;
+  /**
+   * The evaluation's session, read-only (`slice(Cls)` views, `sessionId`,
+   * `tags`; no `dispatch`): hand it to code that should read state but never
+   * change it.
+   */
+  readonly sessionView: SessionView;
   /** The evaluation's deadline, if one was set. */
   readonly deadline: Deadline | undefined;
   /** Token usage and limits of the evaluation, if a budget was set. */

@@ -9,7 +9,10 @@ import { acquireSessionLock, type ReleaseLock } from './acquire-session-lock.js'
 import type { Clock } from '../core/clock.js';
 import type { ProviderToolCall } from '../provider/conversation.js';
 import { decodeNoArguments } from '../schema/decode-no-arguments.js';
-import { newCallFrame, runHandler } from './run-handler.js';
+import { newCallFrame } from './run-handler.js';
+import { runAttempts } from './run-attempts.js';
+import { callLimit, type CallLimit } from './call-limit.js';
+import type { ToolAttempt } from '../tools/tool-retry.js';
 import {
   CallEnding,
   CLEAR_CALL,
@@ -54,7 +57,7 @@ export function invokeToolCall(
     if (options?.probe === true) return CLEAR_CALL;
     return ending.completed(ToolResult.error(unknownToolMessage(scope, call, tool)));
   }
-  return new ToolCallRun(scope, tool, call, ending, options).run();
+  return new ToolCallRun(scope, tool, call, ending, clock, options).run();
 }
 
 const NO_POLICIES: readonly ToolPolicy[] = Object.freeze([]);
@@ -72,6 +75,9 @@ class ToolCallRun implements CallParts {
   readonly tool: ToolDefinition;
   readonly call: ProviderToolCall;
   readonly ending: CallEnding;
+  readonly clock: Clock;
+  /** The call's time limit, from when it holds its lock (a tool or prompt with a timeout only). */
+  limit: CallLimit | undefined;
   readonly #policies: readonly PolicyRef[];
   readonly #decision: ApprovalDecision | undefined;
   readonly #probe: boolean;
@@ -81,12 +87,14 @@ class ToolCallRun implements CallParts {
     tool: ToolDefinition,
     call: ProviderToolCall,
     ending: CallEnding,
+    clock: Clock,
     options: InvokeOptions | undefined,
   ) {
     this.scope = scope;
     this.tool = tool;
     this.call = call;
     this.ending = ending;
+    this.clock = clock;
     this.#policies = scope.rendered.policiesOf(tool.name);
     this.#decision = options?.decision;
     this.#probe = options?.probe === true;
@@ -162,6 +170,8 @@ class ToolCallRun implements CallParts {
       return this.ending.stopped(stopBefore);
     }
     const frame = newCallFrame(this.tool, this.call.callId, this.#lockedSession());
+    const timeoutMs = this.tool.timeoutMs ?? this.scope.prompt.toolTimeoutMs;
+    this.limit = callLimit(this.scope.signal, timeoutMs, this.clock);
     const opened = this.#open(frame, params, release);
     if (!(opened instanceof OpenedCall)) return this.#abandon(opened, frame, params, release);
     if (!this.#gated) return this.#invoke(opened, NO_POLICIES);
@@ -200,8 +210,17 @@ class ToolCallRun implements CallParts {
   #invoke(opened: OpenedCall, policies: readonly ToolPolicy[]): Ended | Promise<Ended> {
     let invocation: Invocation;
     try {
-      const { params, callScope, frame } = opened;
-      const ran = runHandler(this.tool, params, callScope.context, this.scope.signal, frame);
+      const { params, callScope, frame, snapshot, attempts } = opened;
+      const ran = runAttempts({
+        tool: this.tool,
+        params,
+        context: callScope.context,
+        signal: this.signal,
+        frame,
+        snapshot,
+        clock: this.clock,
+        attempts: attempts as ToolAttempt[],
+      });
       if (ran instanceof Promise) return this.#settleLater(ran, opened, policies);
       const told = this.#told(ran, opened, policies);
       if (told instanceof Promise) return this.#settleLater(told, opened, NO_POLICIES);
@@ -238,6 +257,11 @@ class ToolCallRun implements CallParts {
     const { params, callScope } = opened;
     const after = afterResult(this.tool, policies, params, callScope.context, result);
     return isThenable(after) ? replacedLater(after, result) : (after ?? result);
+  }
+
+  /** The call's signal: its time limit's, or the evaluation's. */
+  get signal(): AbortSignal {
+    return this.limit?.signal ?? this.scope.signal;
   }
 
   #stopIfOver(): PromptEvaluationError | undefined {
@@ -289,7 +313,7 @@ class ToolCallRun implements CallParts {
   ): OpenedCall | FailedOpening {
     let callScope: ToolCallScope | undefined;
     try {
-      callScope = this.scope.openCall(this.call.callId, this.scope.signal);
+      callScope = this.scope.openCall(this.call.callId, this.signal);
       return new OpenedCall(this, callScope, frame, params, release);
     } catch (error) {
       return { error, callScope };
@@ -306,6 +330,7 @@ class ToolCallRun implements CallParts {
     // Opening the call failed (a resource's own snapshot threw): the handler never runs.
     frame.end();
     release?.();
+    this.limit?.cancel();
     await callScope?.dispose()?.catch(() => undefined);
     return this.ending.completed(
       ToolResult.error(`Tool '${this.tool.name}' could not start: ${describeThrown(error)}`),

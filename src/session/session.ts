@@ -242,6 +242,11 @@ export class Session implements Snapshotable<SessionSnapshot> {
     return this.#store.captureLists();
   }
 
+  /** Whether no STATE slice changed since {@link Session.captureStates} returned `states`. @internal */
+  statesUnchangedSince(states: SessionStates): boolean {
+    return this.#store.sameStates(states);
+  }
+
   /** `restore` (logs kept) from {@link Session.captureStates}. @internal */
   restoreStates(states: SessionStates): void {
     this.#store.restoreStates(states);

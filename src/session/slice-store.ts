@@ -87,6 +87,21 @@ export class SliceStore {
     }
   }
 
+  /** Whether every STATE slice still holds its list in `captured` (LOG slices are not compared). */
+  sameStates(captured: CapturedLists): boolean {
+    const lists = new Map<SliceType, PersistentList<object>>();
+    for (let at = 0; at < captured.length; at += 2) {
+      lists.set(captured[at] as SliceType, captured[at + 1] as PersistentList<object>);
+    }
+    for (const [type, list] of this.lists) {
+      if (this.policyOf(type) !== SlicePolicy.Log && lists.get(type) !== list) return false;
+    }
+    for (const type of lists.keys()) {
+      if (!this.lists.has(type) && this.policyOf(type) !== SlicePolicy.Log) return false;
+    }
+    return true;
+  }
+
   clearAll(): void {
     this.changes += 1;
     this.lists.clear();

@@ -12,6 +12,7 @@ import type { JsonSchemaConverter, StandardSchemaV1 } from '../schema/standard-s
 import { type ToolParams, toolParamsOf } from '../schema/tool-params.js';
 import type { JsonSchemaObject } from '../schema/json-schema-params.js';
 import { isPlainObject } from '../schema/plain-object.js';
+import { checkRetry, checkTimeout, type ToolRetry } from './tool-retry.js';
 
 /** A tool handler: receives the parsed params and the call's context; sync or async. */
 // Method syntax keeps `params` bivariant, so a ToolDefinition<MyParams> fits where any tool is expected.
@@ -67,6 +68,20 @@ export interface ToolDefinitionInit<P = unknown, R = unknown> {
    * resumes with `runtime.resume(prompt, state, decisions)`.
    */
   readonly approval?: ToolApproval<P> | undefined;
+  /**
+   * The most milliseconds a call may take (all its attempts): at the limit
+   * its `context.signal` aborts, its state changes are rolled back and the
+   * model reads that it timed out (outcome `timeout`). Defaults to the
+   * prompt's `toolTimeoutMs`; no limit when neither is set.
+   */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * Calling the tool twice with the same arguments has the same effect as
+   * calling it once: a state-changing tool needs it to take `retry`.
+   */
+  readonly idempotent?: boolean | undefined;
+  /** Retries of calls whose handler throws a transient error (see {@link ToolRetry}). */
+  readonly retry?: ToolRetry | undefined;
 }
 
 /**
@@ -101,6 +116,12 @@ export class ToolDefinition<P = unknown, R = unknown> {
   readonly policies: readonly PolicyRef[];
   /** When a call needs approval; `undefined` when never. */
   readonly approval: Exclude<ToolApproval<P>, false> | undefined;
+  /** The tool's own time limit per call, if any (see {@link ToolDefinitionInit.timeoutMs}). */
+  readonly timeoutMs: number | undefined;
+  /** Whether calling it again with the same arguments has no further effect. */
+  readonly idempotent: boolean;
+  /** How failed calls are retried, if they are. */
+  readonly retry: ToolRetry | undefined;
 
   constructor(init: ToolDefinitionInit<P, R>) {
     this.params = toolParamsOf(init.params, `Tool '${init.name}'`, {
@@ -130,6 +151,9 @@ export class ToolDefinition<P = unknown, R = unknown> {
     this.readOnly = init.readOnly ?? false;
     this.policies = checkPolicies(`Tool '${this.name}'`, init.policies);
     this.approval = checkApproval(this.name, init.approval);
+    this.timeoutMs = checkTimeout(`Tool '${this.name}'`, init.timeoutMs, 'timeoutMs');
+    this.idempotent = init.idempotent ?? false;
+    this.retry = checkRetry(`Tool '${this.name}'`, init.retry, this.readOnly, this.idempotent);
     this.checkHandler();
     this.examples = Object.freeze(
       (init.examples ?? []).map((example) => this.checkExample(example)),

@@ -3,6 +3,7 @@ import type { Class, DataClass, ResultDeclaration } from '../core/class-type.js'
 import type { ToolExample } from './tool-example.js';
 import type { PolicyRef, ToolApproval } from './tool-policy.js';
 import { toolNameFromMethod } from './tool-name.js';
+import type { ToolRetry } from './tool-retry.js';
 import { checkSynchronous } from './check-synchronous.js';
 import {
   isStandardSchema,
@@ -53,6 +54,12 @@ export interface ToolOptions {
    * decorator metadata, or `false` to keep tracking a method declared so.
    */
   readonly synchronous?: boolean;
+  /** The most milliseconds a call may take (see `ToolDefinitionInit.timeoutMs`). */
+  readonly timeoutMs?: number;
+  /** A repeated call has the same effect as one (see `ToolDefinitionInit.idempotent`). */
+  readonly idempotent?: boolean;
+  /** Retries on transient errors, for read-only or idempotent tools (see `ToolRetry`). */
+  readonly retry?: ToolRetry;
 }
 
 /** What `@Tool` records for one method; validated when read. @internal */

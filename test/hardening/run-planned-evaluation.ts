@@ -262,4 +262,8 @@ export function describeThrown(error: unknown): string {
  * tested in answer-limit.test.ts) is lifted and a turn of 10 MB arguments
  * reaches the tools instead of failing the turn.
  */
-export const dispatchRuntimeOptions = Object.freeze({ maxAnswerChars: Number.MAX_SAFE_INTEGER });
+export const dispatchRuntimeOptions = Object.freeze({
+  maxAnswerChars: Number.MAX_SAFE_INTEGER,
+  // The plans repeat failing calls on purpose; the loop governor (tested on its own) would stop them.
+  governor: Object.freeze({ enabled: false }),
+});

@@ -16,6 +16,7 @@ export function toolContext(services: ServiceResolver, callId = 'call_1'): ToolC
   const prompt = new Prompt({ ns: 'test', key: 'direct-call', sections: [] });
   const runtime = new AffordanceRuntime(new Container());
   const adapter = new ScriptedAdapter([]);
+  const session = new Session();
   return Object.freeze({
     callId,
     signal: new AbortController().signal,
@@ -23,7 +24,8 @@ export function toolContext(services: ServiceResolver, callId = 'call_1'): ToolC
     evaluationId: 'evaluation_1',
     prompt,
     renderedPrompt: prompt.render(),
-    session: new Session(),
+    session,
+    sessionView: session.view,
     deadline: undefined,
     budgetTracker: undefined,
     resources: new ResourceRegistry().open(),

@@ -1,7 +1,12 @@
 import { AffordanceError, type AffordanceErrorCode } from './affordance-error.js';
 
-/** Where an evaluation stopped: building the request, reading the response, running a tool, or the budget. */
-export type PromptEvaluationPhase = 'request' | 'response' | 'tool' | 'budget';
+/**
+ * Where an evaluation stopped: building the request, reading the response,
+ * running a tool, the budget, the loop governor (a `LoopStoppedError`) or a
+ * guardrail (a `GuardrailError`).
+ */
+export type PromptEvaluationPhase =
+  'request' | 'response' | 'tool' | 'budget' | 'governor' | 'guardrail';
 
 /** Fields of a {@link PromptEvaluationError}. */
 export interface PromptEvaluationErrorOptions {

@@ -49,6 +49,8 @@ export function toolInvokedInit(scope: EvaluationScope, call: CallFields): ToolI
     outcome: call.outcome,
     durationMs: call.durationMs,
     usage: call.usage,
+    attempts: call.attempts,
+    nativeType: call.nativeType,
   };
 }
 

@@ -4,13 +4,25 @@ import { PromptEvent, type PromptEventInit } from './prompt-event.js';
 import type { TokenUsage } from '../../provider/token-usage.js';
 import { isClassInstance } from '../../core/is-class-instance.js';
 import type { SessionEventTraits } from '../../session/session-event-traits.js';
+import type { ToolAttempt } from '../../tools/tool-retry.js';
+
+const NO_ATTEMPTS: readonly ToolAttempt[] = Object.freeze([]);
+
+/** What each failed call's handler threw, by record: kept beside the record, never stored nor sent. */
+const thrownValues = new WeakMap<object, { readonly value: unknown }>();
+
+/** Notes what the handler of `event`'s call threw. @internal */
+export function rememberThrown(event: ToolInvoked, value: unknown): void {
+  thrownValues.set(event, { value });
+}
 
 /**
  * How a tool call ended: `success` and `failure` follow the result; `unknown`
  * marks a call interrupted before it could finish (e.g. by the deadline);
- * `denied` a call a policy refused or a person rejected (its handler never ran).
+ * `denied` a call a policy refused or a person rejected (its handler never ran);
+ * `timeout` a call stopped at its tool's `timeoutMs` (rolled back; the evaluation goes on).
  */
-export type ToolOutcome = 'success' | 'failure' | 'unknown' | 'denied';
+export type ToolOutcome = 'success' | 'failure' | 'unknown' | 'denied' | 'timeout';
 
 /** Fields of a {@link ToolInvoked} event. */
 export interface ToolInvokedInit<P = unknown, R = unknown> extends PromptEventInit {
@@ -34,6 +46,15 @@ export interface ToolInvokedInit<P = unknown, R = unknown> extends PromptEventIn
   readonly durationMs?: number | undefined;
   /** Token usage attributed to the call, if known. */
   readonly usage?: TokenUsage | undefined;
+  /** Each attempt of a call of a tool with `retry`, in order. Defaults to none. */
+  readonly attempts?: readonly ToolAttempt[] | undefined;
+  /**
+   * For a native call: the provider's type of the tool (`web_search`,
+   * `code_interpreter`, ...), from the prompt's `NativeTool` of that name, or
+   * the name the provider reported when none matches. The provider itself is
+   * the event's `adapter`.
+   */
+  readonly nativeType?: string | undefined;
 }
 
 /**
@@ -63,8 +84,9 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
             result.success,
             result.excludeValueFromContext,
             event.usage,
+            event.attempts,
           ]
-        : [event.params, event.rawArguments, result, event.usage];
+        : [event.params, event.rawArguments, result, event.usage, event.attempts];
     },
   };
 
@@ -94,6 +116,21 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
   readonly durationMs: number | undefined;
   /** Token usage attributed to the call, if known. */
   readonly usage: TokenUsage | undefined;
+  /** Each attempt of a call of a tool with `retry`, in order; empty for other calls. */
+  readonly attempts: readonly ToolAttempt[];
+  /** For a native call, the provider's type of the tool (see {@link ToolInvokedInit.nativeType}). */
+  readonly nativeType: string | undefined;
+
+  /**
+   * What the handler of a failed call threw, as it threw it (an `Error` with
+   * its stack), for logs and traces; `undefined` for any other call. The model
+   * only reads the failure's message. Kept in this process only: it is not
+   * part of the record a session stores (a record loaded from a store, or
+   * restored, has none).
+   */
+  static thrownBy(event: ToolInvoked): unknown {
+    return thrownValues.get(event)?.value;
+  }
 
   constructor(init: ToolInvokedInit<P, R>) {
     super(init);
@@ -110,7 +147,7 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
       throw new ConfigurationError({
         subject: `ToolInvoked '${init.name}'`,
         problem: `outcome '${outcome}' contradicts result.success (${init.result.success}).`,
-        fix: "Leave outcome out to derive it from the result, pass 'unknown' for an interrupted call, or 'denied' (with a failed result) for a refused one.",
+        fix: "Leave outcome out to derive it from the result, pass 'unknown' for an interrupted call, or 'denied' or 'timeout' (with a failed result) for a refused or timed-out one.",
       });
     }
     if (
@@ -133,6 +170,8 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
     this.outcome = outcome;
     this.durationMs = init.durationMs;
     this.usage = init.usage;
+    this.attempts = init.attempts ?? NO_ATTEMPTS;
+    this.nativeType = init.nativeType;
     if (new.target === ToolInvoked) Object.freeze(this);
   }
 }

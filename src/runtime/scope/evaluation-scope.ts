@@ -13,6 +13,7 @@ import type { SchemaProfile } from '../../schema/params-json-schema.js';
 import type { ScopeRender } from './render-for-scope.js';
 import type { NestedEvaluate, ToolProgress } from '../tool-context-members.js';
 import { Session } from '../../session/session.js';
+import { SectionVisibilityOverride } from '../../prompt/section-visibility.js';
 import { isSectionClass } from '../../prompt/section-metadata.js';
 import { type ServiceResolver, ToolContext } from '../../tools/tool-context.js';
 import type { DirectConstruction } from './direct-construction.js';
@@ -83,6 +84,8 @@ export class EvaluationScope {
   #strict: ReadonlySet<string>;
   /** The prompt's `toolsRevision` the tools were rendered at. */
   #toolsRevision: number;
+  /** The session's section visibility overrides when the prompt was last rendered. */
+  #visibility: readonly SectionVisibilityOverride[];
   // Kept one by one, not as the init object: a live evaluation holds only what it still needs.
   readonly #root: Container;
   readonly #rerender: EvaluationScopeInit['rerender'];
@@ -105,6 +108,7 @@ export class EvaluationScope {
     this.#toolSpecs = init.toolSpecs;
     this.#strict = strictNames(init.toolSpecs);
     this.#toolsRevision = init.prompt.toolsRevision;
+    this.#visibility = init.session.slice(SectionVisibilityOverride).all();
     this.requestPrompt = requestPromptOf(init.prompt);
     this.evaluate = init.evaluate;
     this.signal = init.signal;
@@ -161,8 +165,13 @@ export class EvaluationScope {
     const rerender = this.#rerender;
     if (rerender === undefined) return false;
     const revision = this.prompt.toolsRevision;
-    if (revision === this.#toolsRevision) return false;
+    // A section the model opened (`open_sections`) offers its tools too.
+    const visibility = this.session.slice(SectionVisibilityOverride).all();
+    const opened =
+      visibility !== this.#visibility && visibility.length + this.#visibility.length > 0;
+    if (revision === this.#toolsRevision && !opened) return false;
     this.#toolsRevision = revision;
+    this.#visibility = visibility;
     const { rendered, toolSpecs } = rerender();
     const names = new Set(toolSpecs.map((spec) => spec.name));
     if (names.size !== toolSpecs.length) return false;
@@ -269,6 +278,7 @@ export class ToolCallScope {
       prompt: evaluation.prompt,
       renderedPrompt: evaluation.rendered,
       session: evaluation.session,
+      sessionView: evaluation.session.view,
       deadline: evaluation.deadline,
       budgetTracker: evaluation.budgetTracker,
       resources: this.resources,

@@ -35,11 +35,16 @@ const chosenSpecs = new WeakMap<readonly ToolDefinition[], ChosenSpecs[]>();
 export function renderForScope(
   prompt: Prompt,
   adapter: ProviderAdapter,
-  options: Pick<EvaluateOptions, 'params' | 'overrides'>,
+  options: Pick<EvaluateOptions, 'params' | 'overrides' | 'visibility'>,
   session: Session,
   direct: boolean,
 ): ScopeRender {
-  const rendered = prompt.render({ params: options.params, session, overrides: options.overrides });
+  const rendered = prompt.render({
+    params: options.params,
+    session,
+    overrides: options.overrides,
+    visibility: options.visibility,
+  });
   return { rendered, toolSpecs: specsFor(rendered, direct ? undefined : adapter) };
 }
 

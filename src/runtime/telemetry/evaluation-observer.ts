@@ -2,6 +2,8 @@ import type { ProviderToolCall, ProviderTurn } from '../../provider/conversation
 import type { ProviderRequest } from '../../provider/provider-request.js';
 import type { ApprovalDecision } from '../approval/approval-decision.js';
 import type { ToolInvoked } from '../events/tool-invoked.js';
+import type { LoopIntervention } from '../events/loop-intervention.js';
+import type { GuardrailChecked } from '../events/guardrail-checked.js';
 import type { CompletedResponse, InterruptedResponse } from '../prompt-response.js';
 import type { ToolCallObserver } from './tool-call-observer.js';
 
@@ -29,6 +31,14 @@ export interface EvaluationObserver {
    * observer's {@link ToolCallObserver.run} and reports its end to it.
    */
   startToolCall(call: ProviderToolCall, decision: ApprovalDecision | undefined): ToolCallObserver;
+  /**
+   * The loop governor intervened: warned the model, stopped the evaluation
+   * (`failed` follows with the `LoopStoppedError`) or sent the last-turn
+   * notice. Optional: an observer without it ignores interventions.
+   */
+  intervention?(event: LoopIntervention): void;
+  /** An input or answer guardrail decided. Optional. */
+  guardrail?(event: GuardrailChecked): void;
   /** The evaluation answered. */
   completed(response: CompletedResponse): void;
   /** The evaluation paused for approval (`response.interruption.pending`). */

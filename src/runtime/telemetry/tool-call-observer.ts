@@ -21,6 +21,8 @@ export interface ToolCallEnd {
   readonly error: unknown;
   /** Why the call waits, for outcome `pending` (may quote the arguments). */
   readonly reason: string | undefined;
+  /** What the handler threw, for a call that failed so (see `ToolInvoked.thrownBy`). */
+  readonly thrown?: unknown;
 }
 
 /** Follows one local tool call (see {@link EvaluationObserver.startToolCall}). */
