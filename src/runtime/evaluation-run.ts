@@ -1,4 +1,3 @@
-import type { Clock } from '../core/clock.js';
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import {
   PromptEvaluationError,
@@ -16,22 +15,19 @@ import { assertCallOpen } from '../session/call-frame.js';
 import { evaluationEventFields } from './events/event-fields.js';
 import { recordPromptExecuted, servedBy } from './record-prompt-executed.js';
 import { PromptRendered } from './events/prompt-rendered.js';
-import type { EvaluateOptions } from './evaluate-options.js';
 import { sendOutcomes, streamTurn, wholeTurn } from './stream-turn.js';
-import type { PartSink } from './evaluation-stream.js';
 import type { CompletedResponse, InterruptedResponse, PromptResponse } from './prompt-response.js';
+import { completedResponse, interruptedResponse } from './evaluation-responses.js';
 import type { ApprovalDecision } from './approval/approval-decision.js';
 import type { ResumePoint } from './approval/resume-point.js';
 import type { EvaluationState } from './approval/evaluation-state.js';
 import { saveEvaluationState } from './approval/save-evaluation-state.js';
-import type { StateSigner } from './approval/state-signer.js';
 import { recordNativeCall } from './record-native-call.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
-import type { ExecutedCalls, PausedCalls, ToolExecutor } from './tool-executor.js';
+import type { ExecutedCalls, PausedCalls } from './tool-executor.js';
 import { parseAnswer } from './parse-answer.js';
 import { checkBudget, stopIfOver } from './evaluation-stops.js';
-import type { EvaluationObserver } from './telemetry/evaluation-observer.js';
 import type { LoopGovernor } from './governor/loop-governor.js';
 import type { EvaluationRunInit } from './evaluation-run-init.js';
 import { answerSentBack, guardAnswer, guardInput } from './guardrails/run-guardrails.js';
@@ -47,22 +43,15 @@ export type { EvaluationRunInit };
  * conversation, the usage totals, the tool choice and the identity. @internal
  */
 export class EvaluationRun<O> {
+  /** What the runtime gave this evaluation: executor, clock, limits, options, sink, signer, observer, governor. */
+  readonly #init: EvaluationRunInit;
   readonly #scope: EvaluationScope;
-  readonly #executor: ToolExecutor;
-  readonly #clock: Clock;
-  readonly #maxTurns: number;
-  readonly #maxAnswerChars: number;
-  readonly #options: EvaluateOptions;
   readonly #started: number;
   readonly #label: string;
   readonly #messages: ConversationMessage[] = [];
   readonly #toolCalls: ToolCallOutcome[] = [];
   readonly #output: RequestOutput | undefined;
-  readonly #sink: PartSink | undefined;
   readonly #resume: ResumePoint | undefined;
-  readonly #signer: StateSigner;
-  readonly #observer: EvaluationObserver | undefined;
-  readonly #governor: LoopGovernor;
   /** The outcomes of the last batch of calls added to the conversation. */
   #lastOutcomes: readonly ToolCallOutcome[] = [];
   #toolChoice: ToolChoice;
@@ -72,17 +61,9 @@ export class EvaluationRun<O> {
   #answers = 0;
 
   constructor(init: EvaluationRunInit) {
+    this.#init = init;
     this.#scope = init.scope;
-    this.#executor = init.executor;
-    this.#clock = init.clock;
-    this.#maxTurns = init.maxTurns;
-    this.#maxAnswerChars = init.maxAnswerChars;
-    this.#options = init.options;
-    this.#sink = init.sink;
     this.#label = init.scope.prompt.label;
-    this.#signer = init.signer;
-    this.#observer = init.observer;
-    this.#governor = init.governor;
     const resume = init.resume;
     this.#resume = resume;
     if (resume === undefined) {
@@ -111,12 +92,12 @@ export class EvaluationRun<O> {
     let turn = 0;
     const resume = this.#resume;
     if (resume === undefined) {
-      this.#input = await guardInput(this.#scope, this.#options.input, this.#observer);
+      this.#input = await guardInput(this.#scope, this.#init.options.input, this.#init.observer);
       this.start();
     } else {
       turn = resume.turn;
       await this.#checkpointTurn(resume.remaining, turn, resume.decisions);
-      const before = this.#governor.before();
+      const before = this.#init.governor.before();
       const paused = await this.#runCalls(resume.remaining, turn, resume.decisions);
       if (paused !== undefined) return this.#interrupt(paused, turn);
       this.#govern(before, turn);
@@ -129,7 +110,7 @@ export class EvaluationRun<O> {
         if (done !== undefined) return done;
         continue;
       }
-      const before = this.#governor.before();
+      const before = this.#init.governor.before();
       const paused = await this.runTools(answer, turn);
       if (paused !== undefined) return this.#interrupt(paused, turn);
       this.#govern(before, turn);
@@ -138,7 +119,7 @@ export class EvaluationRun<O> {
 
   /** Lets the governor judge turn `turn`'s calls: its notice joins the conversation; its stop is thrown. */
   #govern(before: ReturnType<LoopGovernor['before']>, turn: number): void {
-    const verdict = this.#governor.after(this.#lastOutcomes, before, turn);
+    const verdict = this.#init.governor.after(this.#lastOutcomes, before, turn);
     if (verdict.kind === 'warn') this.#messages.push({ role: 'user', content: verdict.notice });
     else if (verdict.kind === 'stop') throw verdict.error;
   }
@@ -149,7 +130,7 @@ export class EvaluationRun<O> {
     this.#scope.session.dispatch(
       new PromptRendered(
         Object.assign(evaluationEventFields(this.#scope), {
-          renderInputs: this.#options.params ?? [],
+          renderInputs: this.#init.options.params ?? [],
           renderedPrompt: rendered.text,
         }),
       ),
@@ -165,9 +146,9 @@ export class EvaluationRun<O> {
    */
   async requestTurn(turn: number): Promise<ProviderTurn> {
     const scope = this.#scope;
-    if (turn >= this.#maxTurns) {
+    if (turn >= this.#init.maxTurns) {
       throw this.fail(
-        `The model was still calling tools after ${this.#maxTurns} requests (maxTurns). ` +
+        `The model was still calling tools after ${this.#init.maxTurns} requests (maxTurns). ` +
           'Raise maxTurns in evaluate() or installAffordance(), or tell the model when to stop.',
         'response',
       );
@@ -177,7 +158,7 @@ export class EvaluationRun<O> {
     assertCallOpen(() => `request ${turn + 1} to the provider for ${this.#label}`);
     // A section whose tools changed since the last request (an MCP server's list) offers the new ones.
     if (turn > 0) scope.refreshTools();
-    const notice = this.#governor.lastTurnNotice(turn, this.#maxTurns);
+    const notice = this.#init.governor.lastTurnNotice(turn, this.#init.maxTurns);
     const messages: ConversationMessage[] = [...this.#messages];
     if (notice !== undefined) messages.push({ role: 'user', content: notice });
     const request: ProviderRequest = {
@@ -190,10 +171,10 @@ export class EvaluationRun<O> {
       evaluationId: scope.evaluationId,
       signal: scope.signal,
       deadline: scope.deadline,
-      clock: this.#clock,
-      maxAnswerChars: this.#maxAnswerChars,
+      clock: this.#init.clock,
+      maxAnswerChars: this.#init.maxAnswerChars,
     };
-    const observer = this.#observer;
+    const observer = this.#init.observer;
     let answer: ProviderTurn;
     try {
       answer = await (observer === undefined
@@ -218,8 +199,8 @@ export class EvaluationRun<O> {
    */
   #takeAnswer(answer: ProviderTurn, turn: number): void {
     const scope = this.#scope;
-    const observer = this.#observer;
-    const sink = this.#sink;
+    const observer = this.#init.observer;
+    const sink = this.#init.sink;
     const served = sink === undefined ? undefined : servedBy(answer, scope.adapter);
     if (answer.usage !== undefined) {
       this.#usage = this.#usage === undefined ? answer.usage : this.#usage.plus(answer.usage);
@@ -252,7 +233,7 @@ export class EvaluationRun<O> {
 
   /** Sends `request` to the adapter, streamed when the evaluation is. */
   #send(request: ProviderRequest): Promise<ProviderTurn> {
-    const sink = this.#sink;
+    const sink = this.#init.sink;
     const adapter = this.#scope.adapter;
     return sink === undefined ? wholeTurn(adapter, request) : streamTurn(adapter, request, sink);
   }
@@ -280,12 +261,12 @@ export class EvaluationRun<O> {
     turn: number,
     decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
   ): Promise<PausedCalls | undefined> {
-    const sink = this.#sink;
-    const executed = this.#executor.execute(this.#scope, calls, {
+    const sink = this.#init.sink;
+    const executed = this.#init.executor.execute(this.#scope, calls, {
       decisions,
       usage: this.#usage,
-      observer: this.#observer,
-      checkpoint: this.#options.checkpoint,
+      observer: this.#init.observer,
+      checkpoint: this.#init.options.checkpoint,
       onOutcome: sink === undefined ? undefined : sendOutcomes(sink, turn),
       room: sink?.room,
     });
@@ -312,22 +293,12 @@ export class EvaluationRun<O> {
 
   /** The response of an evaluation paused in turn `turn`, with the state to resume from. */
   #interrupt(paused: PausedCalls, turn: number): InterruptedResponse {
-    const scope = this.#scope;
-    return {
-      status: 'interrupted',
-      promptName: scope.prompt.name,
-      evaluationId: scope.evaluationId,
-      text: null,
-      output: null,
-      toolCalls: this.#toolCalls,
-      turns: turn + 1,
-      usage: this.#usage,
-      interruption: {
-        pending: paused.pending,
-        state: this.#state(paused, turn),
-        session: scope.session,
-      },
-    };
+    return interruptedResponse(this.#fields(turn), paused.pending, this.#state(paused, turn));
+  }
+
+  /** What every response of this evaluation reports, ending in turn `turn`. */
+  #fields(turn: number) {
+    return { scope: this.#scope, toolCalls: this.#toolCalls, turn, usage: this.#usage };
   }
 
   /** The state that resumes the evaluation at `paused`, in turn `turn`. */
@@ -339,10 +310,10 @@ export class EvaluationRun<O> {
       usage: this.#usage,
       toolChoice: this.#toolChoice,
       turn,
-      maxTurns: this.#maxTurns,
-      elapsedMs: Math.max(0, this.#clock.now() - this.#started),
-      clock: this.#clock,
-      signer: this.#signer,
+      maxTurns: this.#init.maxTurns,
+      elapsedMs: Math.max(0, this.#init.clock.now() - this.#started),
+      clock: this.#init.clock,
+      signer: this.#init.signer,
     });
   }
 
@@ -355,7 +326,7 @@ export class EvaluationRun<O> {
     turn: number,
     decisions: ReadonlyMap<string, ApprovalDecision> | undefined,
   ): Promise<void> | void {
-    const checkpoint = this.#options.checkpoint;
+    const checkpoint = this.#init.options.checkpoint;
     if (checkpoint?.turnStarted === undefined || calls.length === 0) return;
     const decided = decisions === undefined ? [] : [...decisions.values()];
     return checkpoint.turnStarted(this.#state({ pending: [], remaining: calls, decided }, turn));
@@ -372,19 +343,9 @@ export class EvaluationRun<O> {
     const result = await parseAnswer(answer, this.#output, (error) =>
       this.fail(error.message, 'response', { cause: error, providerPayload: answer.raw }),
     );
-    const response: CompletedResponse<O> = {
-      status: 'completed',
-      interruption: undefined,
-      promptName: scope.prompt.name,
-      evaluationId: scope.evaluationId,
-      text: result.text,
-      output: result.output as O | O[] | null,
-      toolCalls: this.#toolCalls,
-      turns: turn + 1,
-      usage: this.#usage,
-    };
+    const response = completedResponse<O>(this.#fields(turn), result);
     this.#answers += 1;
-    const retry = await guardAnswer(scope, response, this.#answers, this.#observer);
+    const retry = await guardAnswer(scope, response, this.#answers, this.#init.observer);
     if (retry !== undefined) {
       this.#messages.push(...answerSentBack(answer, retry));
       return undefined;
@@ -392,7 +353,7 @@ export class EvaluationRun<O> {
     recordPromptExecuted(
       scope,
       response,
-      Math.max(0, this.#clock.now() - this.#started),
+      Math.max(0, this.#init.clock.now() - this.#started),
       (message, extra) => this.fail(message, 'response', extra),
       servedBy(answer, scope.adapter),
     );
