@@ -25,7 +25,7 @@ export const guideGroups: { text: string; items: [slug: string, title: string][]
     text: 'Concepts',
     items: [
       ['tools', 'Tools, results and schemas'],
-      ['tools-and-params', 'Tools and params'],
+      ['tools-and-params', 'Params in any schema'],
       ['json-schema-params', 'JSON Schema params'],
       ['sections-and-prompts', 'Sections and prompts'],
       ['sessions-and-state', 'Sessions and state'],

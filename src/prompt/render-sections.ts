@@ -6,7 +6,7 @@ import type { SectionNode } from './prompt-registry.js';
 import { renderToolExamples } from './render-tool-examples.js';
 import type { SectionVisibility } from './section-visibility.js';
 
-/** A section rendered as its summary: what opening it gives. @internal */
+/** A section rendered as its summary: what opening it gives (`RenderedPrompt.summarizedSections`). */
 export interface SummarizedSection {
   /** The dotted path. */
   readonly path: string;
@@ -40,6 +40,7 @@ export interface RenderedSections {
  * disabled sections are dropped with their subtree; a summarized one renders
  * its summary and drops its subtree and tools, unless it is `opened`.
  * @throws PromptValidationError for a section summarized without a summary.
+ * @internal
  */
 export function renderSections(
   render: SectionsRender,
