@@ -86,7 +86,7 @@ export function checkRetry(
       subject,
       problem:
         'retry.transient must be a function saying whether a thrown error is worth another attempt.',
-      fix: 'Pass e.g. `transient: (error) => error instanceof ServiceUnavailableError`.',
+      fix: "Pass e.g. `transient: (error) => (error as { code?: string }).code === 'ECONNRESET'`.",
     });
   }
   for (const [name, value] of [
