@@ -348,6 +348,7 @@ describe.each(wires.map((wire) => [wire.name, wire] as const))(
       if (wire !== mistralWire) {
         // Mistral's usage has no cache or reasoning counts.
         expect(turn.usage?.cachedTokens).toBe(30);
+        expect(turn.usage?.reasoningTokens).toBe(12);
         expect((rawOf(turn)['usage'] as Json)['reasoningTokens']).toBe(12);
       }
     });
