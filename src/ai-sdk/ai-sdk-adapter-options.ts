@@ -68,6 +68,18 @@ export interface AiSdkAdapterOptions {
    */
   readonly parallelToolCalls?: boolean | undefined;
   /**
+   * AI SDK provider tool ids for `NativeTool`s, by tool name or type (e.g.
+   * `{ web_search: 'openai.web_search' }`); the tool's `config` is sent as
+   * the provider tool's arguments. Without an entry, a `NativeTool` maps to
+   * the tool the model's provider defines for its type, where the adapter
+   * knows one (Google: `web_search` → `google.google_search`, `web_fetch` →
+   * `google.url_context`, `code_execution` / `code_interpreter` →
+   * `google.code_execution`, `file_search` → `google.file_search`; Groq:
+   * `web_search` → `groq.browser_search`); any other is refused before the
+   * first request.
+   */
+  readonly providerTools?: Readonly<Record<string, string>> | undefined;
+  /**
    * How structured output is asked for. Default `native`, or `text` when the
    * model object says it does not support structured outputs
    * (`supportsStructuredOutputs: false`, as `@ai-sdk/openai-compatible` models do unless told).

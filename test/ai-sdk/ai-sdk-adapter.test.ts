@@ -132,10 +132,12 @@ describe('AiSdkAdapter construction', () => {
       streaming: true,
       structuredOutput: 'native',
       strictTools: false,
-      nativeTools: false,
+      // Google Search, URL context, code execution and file search map to Gemini's tools.
+      nativeTools: true,
       parallelToolCalls: true,
     });
     expect(local.capabilities.structuredOutput).toBe('native');
+    expect(local.capabilities.nativeTools).toBe(false);
     expect(plain.capabilities).toMatchObject({
       structuredOutput: 'text',
       strictTools: true,

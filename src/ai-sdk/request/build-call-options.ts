@@ -12,6 +12,7 @@ import {
 } from '../../provider/index.js';
 import type { AiSdkAdapterOptions } from '../ai-sdk-adapter-options.js';
 import { aiSdkPrompt } from './ai-sdk-prompt.js';
+import { type ProviderToolPlan, providerTools } from './provider-tools.js';
 
 /** What an adapter knows besides the request, to build its call options. */
 export interface CallPlan {
@@ -19,12 +20,16 @@ export interface CallPlan {
   readonly provider: string;
   /** Whether the output schema is sent as the JSON response format. */
   readonly nativeOutput: boolean;
+  /** The model object's specification version (`v3`, `v2`). */
+  readonly specificationVersion: string;
+  /** How `NativeTool`s become provider tools. */
+  readonly providerTools: ProviderToolPlan;
 }
 
 /**
  * The AI SDK call options of one request: the conversation as a prompt, the
  * function tools with the schema the runtime chose (`strict` where it chose
- * strict), the tool choice, the output schema as the JSON response format
+ * strict), the `NativeTool`s as provider tools, the tool choice, the output schema as the JSON response format
  * (when asked natively), the settings and provider options of the adapter's
  * options, and `signal` as the abort signal.
  */
@@ -39,9 +44,12 @@ export function buildCallOptions(
     prompt: aiSdkPrompt(request.messages, plan.provider),
     abortSignal: signal,
   };
-  const tools = functionTools(request);
+  const tools = [
+    ...functionTools(request),
+    ...providerTools(request, plan.providerTools, plan.specificationVersion),
+  ];
   if (tools.length > 0) {
-    call.tools = tools;
+    call.tools = tools as NonNullable<LanguageModelV3CallOptions['tools']>;
     call.toolChoice = toolChoiceOf(request.toolChoice);
   }
   if (request.output !== undefined && plan.nativeOutput) {
@@ -73,7 +81,7 @@ export function buildCallOptions(
   return call;
 }
 
-/** The request's function tools (provider-executed ones are refused before any request). */
+/** The request's function tools (provider-executed ones become provider tools). */
 function functionTools(request: ProviderRequest): LanguageModelV3FunctionTool[] {
   return request.tools
     .filter((spec) => !spec.tool.native)
