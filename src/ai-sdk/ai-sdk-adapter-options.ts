@@ -63,8 +63,11 @@ export interface AiSdkAdapterOptions {
   readonly strictTools?: boolean | undefined;
   /**
    * Whether the model may call several tools in one turn, as declared in
-   * `capabilities`. The AI SDK has no common switch for it: turn it off at
-   * the provider through `providerOptions` where the provider has one. Default `true`.
+   * `capabilities`. The AI SDK has no common switch for it: `false` is sent
+   * as the provider option of Mistral and Groq models (`parallelToolCalls:
+   * false`); for another provider turn it off through `providerOptions` where
+   * it has a switch (an OpenAI-compatible server: `{ [name]:
+   * { parallel_tool_calls: false } }`, passed into the body). Default `true`.
    */
   readonly parallelToolCalls?: boolean | undefined;
   /**

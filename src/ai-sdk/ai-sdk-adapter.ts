@@ -102,6 +102,7 @@ export class AiSdkAdapter extends ProviderAdapter {
       nativeOutput: structured === 'native',
       specificationVersion: model.specificationVersion,
       providerTools: { provider: model.provider, overrides: { ...options.providerTools } },
+      parallelToolCalls: options.parallelToolCalls ?? true,
     };
     this.#redactor = new SecretRedactor(() => [
       ...(options.secrets ?? []),

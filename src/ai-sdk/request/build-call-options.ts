@@ -24,7 +24,18 @@ export interface CallPlan {
   readonly specificationVersion: string;
   /** How `NativeTool`s become provider tools. */
   readonly providerTools: ProviderToolPlan;
+  /** `AiSdkAdapterOptions.parallelToolCalls`: `false` is sent where the provider has a switch. */
+  readonly parallelToolCalls: boolean;
 }
+
+/**
+ * The provider option that turns parallel tool calls off, by provider family
+ * (the model's `provider` up to its first dot), for the packages that have one.
+ */
+const noParallelCalls: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  mistral: { parallelToolCalls: false },
+  groq: { parallelToolCalls: false },
+};
 
 /**
  * The AI SDK call options of one request: the conversation as a prompt, the
@@ -73,12 +84,30 @@ export function buildCallOptions(
   if (settings.stopSequences !== undefined) call.stopSequences = [...settings.stopSequences];
   if (settings.seed !== undefined) call.seed = settings.seed;
   if (settings.headers !== undefined) call.headers = { ...settings.headers };
-  if (options.providerOptions !== undefined) {
-    call.providerOptions = options.providerOptions as NonNullable<
+  const providerOptions = providerOptionsOf(options, plan, tools.length > 0);
+  if (providerOptions !== undefined) {
+    call.providerOptions = providerOptions as NonNullable<
       LanguageModelV3CallOptions['providerOptions']
     >;
   }
   return call;
+}
+
+/**
+ * The options' provider options, with the provider's switch against parallel
+ * tool calls added under its key when `parallelToolCalls` is `false` and tools
+ * are offered (an explicit value in `providerOptions` wins).
+ */
+function providerOptionsOf(
+  options: AiSdkAdapterOptions,
+  plan: CallPlan,
+  hasTools: boolean,
+): AiSdkAdapterOptions['providerOptions'] {
+  const given = options.providerOptions;
+  const family = plan.provider.split('.')[0] ?? plan.provider;
+  const serial = noParallelCalls[family];
+  if (plan.parallelToolCalls || !hasTools || serial === undefined) return given;
+  return { ...given, [family]: { ...serial, ...given?.[family] } };
 }
 
 /** The request's function tools (provider-executed ones become provider tools). */
