@@ -63,10 +63,25 @@ export interface AiSdkAdapterOptions {
   readonly strictTools?: boolean | undefined;
   /**
    * Whether the model may call several tools in one turn, as declared in
-   * `capabilities`. The AI SDK has no common switch for it: turn it off at
-   * the provider through `providerOptions` where the provider has one. Default `true`.
+   * `capabilities`. The AI SDK has no common switch for it: `false` is sent
+   * as the provider option of Mistral and Groq models (`parallelToolCalls:
+   * false`); for another provider turn it off through `providerOptions` where
+   * it has a switch (an OpenAI-compatible server: `{ [name]:
+   * { parallel_tool_calls: false } }`, passed into the body). Default `true`.
    */
   readonly parallelToolCalls?: boolean | undefined;
+  /**
+   * AI SDK provider tool ids for `NativeTool`s, by tool name or type (e.g.
+   * `{ web_search: 'openai.web_search' }`); the tool's `config` is sent as
+   * the provider tool's arguments. Without an entry, a `NativeTool` maps to
+   * the tool the model's provider defines for its type, where the adapter
+   * knows one (Google: `web_search` → `google.google_search`, `web_fetch` →
+   * `google.url_context`, `code_execution` / `code_interpreter` →
+   * `google.code_execution`, `file_search` → `google.file_search`; Groq:
+   * `web_search` → `groq.browser_search`); any other is refused before the
+   * first request.
+   */
+  readonly providerTools?: Readonly<Record<string, string>> | undefined;
   /**
    * How structured output is asked for. Default `native`, or `text` when the
    * model object says it does not support structured outputs

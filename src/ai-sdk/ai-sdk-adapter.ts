@@ -17,7 +17,9 @@ import {
 import { AiSdkAdapterOptions } from './ai-sdk-adapter-options.js';
 import { checkAiSdkOptions } from './check-ai-sdk-options.js';
 import type { AiSdkLanguageModel } from './language-model.js';
+import type { ToolDefinition } from '../index.js';
 import { buildCallOptions, type CallPlan } from './request/build-call-options.js';
+import { checkProviderTools, knownProviderToolTypes } from './request/provider-tools.js';
 import { AiSdkStreamReader } from './stream/ai-sdk-stream-reader.js';
 import { readableEvents } from './stream/readable-events.js';
 import { aiSdkRejectionHint, classifyAiSdkError } from './transport/classify-ai-sdk-error.js';
@@ -67,8 +69,9 @@ export class AiSdkAdapter extends ProviderAdapter {
   /**
    * What this adapter can do: streaming; structured output `native` unless
    * the option or the model object says otherwise; strict tools only with
-   * `strictTools: true`; parallel calls unless `parallelToolCalls: false`; no
-   * provider-executed tools offered (those a provider reports are recorded).
+   * `strictTools: true`; parallel calls unless `parallelToolCalls: false`;
+   * provider-executed tools (`NativeTool`s) where the provider has tools the
+   * adapter maps or `providerTools` names (calls a provider reports are recorded).
    */
   readonly capabilities: ProviderCapabilities;
   readonly #languageModel: AiSdkLanguageModel;
@@ -87,12 +90,20 @@ export class AiSdkAdapter extends ProviderAdapter {
       options.structuredOutput ?? (model.supportsStructuredOutputs === false ? 'text' : 'native');
     this.capabilities = providerCapabilities({
       strictTools: options.strictTools ?? false,
-      nativeTools: false,
+      nativeTools:
+        knownProviderToolTypes(model.provider).length > 0 ||
+        Object.keys(options.providerTools ?? {}).length > 0,
       parallelToolCalls: options.parallelToolCalls ?? true,
       structuredOutput: structured,
       streaming: true,
     });
-    this.#plan = { provider: model.provider, nativeOutput: structured === 'native' };
+    this.#plan = {
+      provider: model.provider,
+      nativeOutput: structured === 'native',
+      specificationVersion: model.specificationVersion,
+      providerTools: { provider: model.provider, overrides: { ...options.providerTools } },
+      parallelToolCalls: options.parallelToolCalls ?? true,
+    };
     this.#redactor = new SecretRedactor(() => [
       ...(options.secrets ?? []),
       ...Object.values(options.settings?.headers ?? {}),
@@ -117,6 +128,14 @@ export class AiSdkAdapter extends ProviderAdapter {
     inspect: (value: unknown, options: object) => string,
   ): string {
     return `AiSdkAdapter ${inspect(this.toJSON(), options)}`;
+  }
+
+  /**
+   * Rejects, before any request, a `NativeTool` with no AI SDK provider tool
+   * for this model's provider (see `AiSdkAdapterOptions.providerTools`).
+   */
+  override validate(tools: readonly ToolDefinition[]): void {
+    checkProviderTools(tools, this.#plan.providerTools);
   }
 
   /** Sends one request through `doGenerate` (retrying as configured) and reads the answer. */

@@ -29,6 +29,15 @@ export function checkAiSdkOptions(options: AiSdkAdapterOptions): AiSdkLanguageMo
       "Pass 'native' (the schema is sent) or 'text' (JSON read from the answer's text).",
     );
   }
+  for (const [key, id] of Object.entries(options.providerTools ?? {})) {
+    if (typeof id !== 'string' || !/^[^.\s]+\.[^\s]+$/.test(id)) {
+      problem(
+        `providerTools.${key}`,
+        `must be an AI SDK provider tool id '<provider>.<tool>', got ${JSON.stringify(id)}.`,
+        "Pass the id the provider package gives the tool, e.g. 'google.google_search' or 'openai.web_search'.",
+      );
+    }
+  }
   const max = options.settings?.maxOutputTokens;
   if (max !== undefined && !(Number.isSafeInteger(max) && max > 0)) {
     problem(

@@ -5,6 +5,7 @@ import { inputMessages, outputMessages } from './content-messages.js';
 import type { EvaluationTrace } from './evaluation-trace.js';
 import { Affordance, GenAi } from './gen-ai-attributes.js';
 import { recordError } from './record-error.js';
+import { setUsageAttributes } from './usage-attributes.js';
 
 /**
  * Runs one provider request in a `chat {model}` client span, child of the
@@ -78,11 +79,7 @@ function answered(
   }
   span.setAttribute(Affordance.toolCalls, answer.toolCalls?.length ?? 0);
   const usage = answer.usage;
-  if (usage?.inputTokens !== undefined) span.setAttribute(GenAi.inputTokens, usage.inputTokens);
-  if (usage?.outputTokens !== undefined) span.setAttribute(GenAi.outputTokens, usage.outputTokens);
-  if (usage?.cachedTokens !== undefined) {
-    span.setAttribute(GenAi.cacheReadTokens, usage.cachedTokens);
-  }
+  setUsageAttributes(span, usage);
   if (evaluation.captureContent) span.setAttribute(GenAi.outputMessages, outputMessages(answer));
   span.end();
   const attributes = metricAttributes(evaluation, responseModel);

@@ -27,6 +27,7 @@ import { Affordance, Events, GenAi } from './gen-ai-attributes.js';
 import type { GenAiInstruments } from './gen-ai-instruments.js';
 import { recordError } from './record-error.js';
 import { recordNativeCall, ToolCallSpan } from './tool-call-span.js';
+import { setUsageAttributes } from './usage-attributes.js';
 
 /**
  * One evaluation's `invoke_agent {prompt}` span (kind internal: the agent runs
@@ -133,11 +134,7 @@ export class EvaluationSpan implements EvaluationObserver {
     const span = this.#span;
     span.setAttribute(Affordance.status, status);
     span.setAttribute(Affordance.turns, response.turns);
-    const usage = response.usage;
-    if (usage?.inputTokens !== undefined) span.setAttribute(GenAi.inputTokens, usage.inputTokens);
-    if (usage?.outputTokens !== undefined) {
-      span.setAttribute(GenAi.outputTokens, usage.outputTokens);
-    }
+    setUsageAttributes(span, response.usage);
   }
 }
 

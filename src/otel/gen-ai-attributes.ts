@@ -14,6 +14,8 @@ export const GenAi = {
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
   cacheReadTokens: 'gen_ai.usage.cache_read.input_tokens',
+  cacheWriteTokens: 'gen_ai.usage.cache_creation.input_tokens',
+  reasoningTokens: 'gen_ai.usage.reasoning.output_tokens',
   agentName: 'gen_ai.agent.name',
   conversationId: 'gen_ai.conversation.id',
   outputType: 'gen_ai.output.type',

@@ -8,6 +8,10 @@ export interface TokenUsageInit {
   readonly outputTokens?: number | undefined;
   /** Input tokens served from the provider's cache (a part of `inputTokens`). */
   readonly cachedTokens?: number | undefined;
+  /** Input tokens written to the provider's cache (a part of `inputTokens`). */
+  readonly cacheWriteTokens?: number | undefined;
+  /** Output tokens the model spent reasoning (a part of `outputTokens`). */
+  readonly reasoningTokens?: number | undefined;
 }
 
 /**
@@ -20,18 +24,25 @@ export class TokenUsage {
   readonly inputTokens: number | undefined;
   /** Completion (output) tokens, if reported. */
   readonly outputTokens: number | undefined;
-  /** Cached input tokens, if reported. */
+  /** Cached input tokens (cache reads), if reported. */
   readonly cachedTokens: number | undefined;
+  /** Input tokens written to the cache, if reported (Anthropic, Bedrock, the AI SDK's `cacheWrite`). */
+  readonly cacheWriteTokens: number | undefined;
+  /** Reasoning output tokens, if reported (already counted in `outputTokens`). */
+  readonly reasoningTokens: number | undefined;
 
   constructor(init: TokenUsageInit = {}) {
     this.inputTokens = checkCount('inputTokens', init.inputTokens);
     this.outputTokens = checkCount('outputTokens', init.outputTokens);
     this.cachedTokens = checkCount('cachedTokens', init.cachedTokens);
+    this.cacheWriteTokens = checkCount('cacheWriteTokens', init.cacheWriteTokens);
+    this.reasoningTokens = checkCount('reasoningTokens', init.reasoningTokens);
     Object.freeze(this);
   }
 
   /**
-   * Input plus output tokens (cached tokens are already part of the input),
+   * Input plus output tokens (cache reads and writes are already part of the
+   * input, reasoning tokens part of the output),
    * or `undefined` when neither was reported.
    */
   get totalTokens(): number | undefined {
@@ -41,17 +52,19 @@ export class TokenUsage {
 
   /**
    * Reads a provider's `usage` object: `input_tokens` or `prompt_tokens`,
-   * `output_tokens` or `completion_tokens`, and `cached_tokens` (top level or in
-   * the `*_tokens_details`). Booleans, negatives and non-numbers count as absent,
-   * fractions are truncated. Returns `undefined` when nothing usable is there.
+   * `output_tokens` or `completion_tokens`, `cached_tokens` (top level or in
+   * `input_tokens_details` / `prompt_tokens_details`) and `reasoning_tokens`
+   * (top level or in `output_tokens_details` / `completion_tokens_details`).
+   * Booleans, negatives and non-numbers count as absent, fractions are
+   * truncated. Returns `undefined` when nothing usable is there.
    */
   static fromProviderUsage(usage: unknown): TokenUsage | undefined {
     if (typeof usage !== 'object' || usage === null) return undefined;
     const record = usage as Record<string, unknown>;
-    const details = (key: string): unknown => {
+    const detail = (key: string, field: string): number | undefined => {
       const nested = record[key];
       return typeof nested === 'object' && nested !== null
-        ? (nested as Record<string, unknown>)['cached_tokens']
+        ? readCount((nested as Record<string, unknown>)[field])
         : undefined;
     };
     const inputTokens = readCount(record['input_tokens']) ?? readCount(record['prompt_tokens']);
@@ -59,12 +72,16 @@ export class TokenUsage {
       readCount(record['output_tokens']) ?? readCount(record['completion_tokens']);
     const cachedTokens =
       readCount(record['cached_tokens']) ??
-      readCount(details('input_tokens_details')) ??
-      readCount(details('prompt_tokens_details'));
+      detail('input_tokens_details', 'cached_tokens') ??
+      detail('prompt_tokens_details', 'cached_tokens');
+    const reasoningTokens =
+      readCount(record['reasoning_tokens']) ??
+      detail('output_tokens_details', 'reasoning_tokens') ??
+      detail('completion_tokens_details', 'reasoning_tokens');
     if (inputTokens === undefined && outputTokens === undefined && cachedTokens === undefined) {
       return undefined;
     }
-    return new TokenUsage({ inputTokens, outputTokens, cachedTokens });
+    return new TokenUsage({ inputTokens, outputTokens, cachedTokens, reasoningTokens });
   }
 
   /** The sum of two usages; a count stays `undefined` only when both sides lack it. */
@@ -73,6 +90,8 @@ export class TokenUsage {
       inputTokens: addCounts(this.inputTokens, other.inputTokens),
       outputTokens: addCounts(this.outputTokens, other.outputTokens),
       cachedTokens: addCounts(this.cachedTokens, other.cachedTokens),
+      cacheWriteTokens: addCounts(this.cacheWriteTokens, other.cacheWriteTokens),
+      reasoningTokens: addCounts(this.reasoningTokens, other.reasoningTokens),
     });
   }
 
@@ -82,6 +101,8 @@ export class TokenUsage {
     if (this.inputTokens !== undefined) json['inputTokens'] = this.inputTokens;
     if (this.outputTokens !== undefined) json['outputTokens'] = this.outputTokens;
     if (this.cachedTokens !== undefined) json['cachedTokens'] = this.cachedTokens;
+    if (this.cacheWriteTokens !== undefined) json['cacheWriteTokens'] = this.cacheWriteTokens;
+    if (this.reasoningTokens !== undefined) json['reasoningTokens'] = this.reasoningTokens;
     const total = this.totalTokens;
     if (total !== undefined) json['totalTokens'] = total;
     return json;

@@ -132,10 +132,12 @@ describe('AiSdkAdapter construction', () => {
       streaming: true,
       structuredOutput: 'native',
       strictTools: false,
-      nativeTools: false,
+      // Google Search, URL context, code execution and file search map to Gemini's tools.
+      nativeTools: true,
       parallelToolCalls: true,
     });
     expect(local.capabilities.structuredOutput).toBe('native');
+    expect(local.capabilities.nativeTools).toBe(false);
     expect(plain.capabilities).toMatchObject({
       structuredOutput: 'text',
       strictTools: true,
@@ -348,6 +350,7 @@ describe.each(wires.map((wire) => [wire.name, wire] as const))(
       if (wire !== mistralWire) {
         // Mistral's usage has no cache or reasoning counts.
         expect(turn.usage?.cachedTokens).toBe(30);
+        expect(turn.usage?.reasoningTokens).toBe(12);
         expect((rawOf(turn)['usage'] as Json)['reasoningTokens']).toBe(12);
       }
     });

@@ -236,6 +236,7 @@ describe(AnthropicAdapter, () => {
         inputTokens: 100,
         outputTokens: 9,
         cachedTokens: 0,
+        cacheWriteTokens: 0,
         totalTokens: 109,
       });
     });
@@ -252,7 +253,7 @@ describe(AnthropicAdapter, () => {
       });
       const second = message(
         [...webSearch('srvtoolu_01p2', 'acme anvils'), text('Acme makes anvils.')],
-        { usage: usage(70, 9, 5) },
+        { usage: { ...usage(70, 9, 5), cache_creation_input_tokens: 8 } },
       );
       server.reply({ events: messageEvents(first, 5) }, { events: messageEvents(second, 5) });
 
@@ -283,10 +284,11 @@ describe(AnthropicAdapter, () => {
         ...(second['content'] as Json[]),
       ]);
       expect(turn.usage?.toJSON()).toEqual({
-        inputTokens: 40 + 70 + 5,
+        inputTokens: 40 + 70 + 5 + 8,
         outputTokens: 12 + 9,
         cachedTokens: 5,
-        totalTokens: 40 + 70 + 5 + 12 + 9,
+        cacheWriteTokens: 8,
+        totalTokens: 40 + 70 + 5 + 8 + 12 + 9,
       });
       // The continuation: the same request, streamed, with the first response's content as an assistant message.
       const [opening, continued] = server.requests.map((request) => request.body);

@@ -192,7 +192,7 @@ describe(AnthropicAdapter, () => {
       expect(assistant).toEqual({ role: 'assistant', content: [...thinking, call] });
     });
 
-    it('should add cache reads and writes to the input tokens and report the reads as cached', async () => {
+    it('should add cache reads and writes to the input tokens and report each apart', async () => {
       const { server, runtime } = await start();
       const counted = { ...usage(10, 7, 300), cache_creation_input_tokens: 50 };
       server.reply({ json: message([text('Ok.')], { usage: counted }) });
@@ -203,6 +203,7 @@ describe(AnthropicAdapter, () => {
         inputTokens: 10 + 50 + 300,
         outputTokens: 7,
         cachedTokens: 300,
+        cacheWriteTokens: 50,
         totalTokens: 367,
       });
     });

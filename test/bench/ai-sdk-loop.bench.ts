@@ -5,8 +5,11 @@
  * Ollama, vLLM and LM Studio), driven (a) by `runtime.evaluate` on
  * `AiSdkAdapter` (request building, argument validation, call scopes, session
  * events), (b) by the AI SDK's own `generateText` loop with the same tools in
- * zod (`stopWhen: stepCountIs(21)`), and (c) by a hand-written loop on the
- * model's `doGenerate` (call the function on the input, push the results).
+ * zod (`stopWhen: stepCountIs(21)`), (c) by the OpenAI Agents SDK's
+ * `Runner.run` with the same zod tools, its model a minimal Agents `Model` over
+ * the same model object (see agents-ai-sdk-model.ts), and (d) by a
+ * hand-written loop on the model's `doGenerate` (call the function on the
+ * input, push the results).
  * Twice: with the provider package talking HTTP to a server on 127.0.0.1, and
  * with its `fetch` answered in memory (no socket), where the loops' own cost
  * shows. Every timed conversation is checked (turn count, final text).
@@ -18,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { Agent, Runner, setTracingDisabled, tool as agentsTool } from '@openai/agents-core';
 import { generateText, stepCountIs, tool } from 'ai';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { Container } from 'inversify';
@@ -34,6 +38,7 @@ import {
 import { AiSdkAdapter } from 'affordance/ai-sdk';
 import { toJsonSchema } from 'affordance/provider';
 
+import { AgentsAiSdkModel } from './agents-ai-sdk-model.js';
 import { compare, formatNs } from './measure.js';
 
 const turns = 20;
@@ -202,6 +207,38 @@ function generateTextLoop(model: LanguageModelV3): () => Promise<void> {
   };
 }
 
+/** The same conversation through the OpenAI Agents SDK's run loop, with the tools on zod schemas. */
+function agentsLoop(model: LanguageModelV3): () => Promise<void> {
+  setTracingDisabled(true);
+  const bound = z.number().int().min(-1_000_000).max(1_000_000);
+  const schemas = {
+    add: z.object({ a: bound, b: bound }),
+    scale: z.object({ value: z.number().int(), factor: z.number().int().min(1).max(100) }),
+    label: z.object({ text: z.string() }),
+  };
+  const agent = new Agent({
+    name: 'bench',
+    instructions: system,
+    model: new AgentsAiSdkModel(model),
+    modelSettings: { parallelToolCalls: true, toolChoice: 'auto' },
+    tools: Object.entries(schemas).map(([name, parameters]) =>
+      agentsTool({
+        name,
+        description: `The ${name} function.`,
+        parameters,
+        execute: (args: Args) => functions[name]?.(args),
+      }),
+    ),
+  });
+  const runner = new Runner({ tracingDisabled: true });
+  return async () => {
+    const result = await runner.run(agent, 'Go.', { maxTurns: turns + 1 });
+    if (result.finalOutput !== 'All done.' || result.rawResponses.length !== turns + 1) {
+      throw new Error(`unexpected run: ${result.rawResponses.length} responses`);
+    }
+  };
+}
+
 function bareLoop(model: LanguageModelV3): () => Promise<void> {
   const tools = Object.entries(paramsOf).map(([name, params]) => ({
     type: 'function' as const,
@@ -252,11 +289,13 @@ async function table(transport: string, model: LanguageModelV3): Promise<void> {
   const bare = 'bare loop on doGenerate (no validation)';
   const ours = 'runtime.evaluate on AiSdkAdapter';
   const peer = 'AI SDK generateText (tools in zod)';
+  const agents = 'OpenAI Agents SDK Runner.run (zod)';
   const rows = await compare(
     `AI SDK loop, ${transport}: ${turns} turns × 3 tool calls + answer (${turns + 1} requests), @ai-sdk/openai-compatible`,
     [
       { name: bare, run: bareLoop(model) },
       { name: peer, run: generateTextLoop(model) },
+      { name: agents, run: agentsLoop(model) },
       { name: ours, run: adapterLoop(model), goal: 0.8, goalAgainst: peer },
     ],
     // 60 conversations each first: V8 takes that long to settle on the runtime's and the AI SDK's code.
@@ -264,6 +303,15 @@ async function table(transport: string, model: LanguageModelV3): Promise<void> {
   );
   const floor = rows.find((row) => row.name === bare);
   const own = rows.find((row) => row.name === ours);
+  const runner = rows.find((row) => row.name === agents);
+  if (runner !== undefined && own !== undefined) {
+    // The table judges the goal against generateText; this line judges it against Runner.run (ratio of the medians).
+    const ratio = own.medianNs / runner.medianNs;
+    console.log(
+      `  ${ours} against ${agents}: ×${ratio.toFixed(2)} (medians); ` +
+        `goal ≤ ×0.80: ${ratio <= 0.8 ? 'met' : 'not met'}`,
+    );
+  }
   if (floor !== undefined && own !== undefined) {
     const perRequest = (own.medianNs - floor.medianNs) / (turns + 1);
     console.log(

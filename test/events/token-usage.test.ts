@@ -1,5 +1,4 @@
-import { ConfigurationError } from '../../src/core/errors/configuration-error.js';
-import { TokenUsage } from '../../src/provider/token-usage.js';
+import { ConfigurationError, TokenUsage } from 'affordance';
 
 describe(TokenUsage, () => {
   describe('.totalTokens', () => {
@@ -31,6 +30,30 @@ describe(TokenUsage, () => {
       expect(chat).toEqual(new TokenUsage({ inputTokens: 7, outputTokens: 2, cachedTokens: 0 }));
     });
 
+    it('should read reasoning tokens from the output or completion details, or the top level', () => {
+      const responses = TokenUsage.fromProviderUsage({
+        input_tokens: 3737,
+        input_tokens_details: { cached_tokens: 2304 },
+        output_tokens: 621,
+        output_tokens_details: { reasoning_tokens: 512 },
+      });
+      const chat = TokenUsage.fromProviderUsage({
+        prompt_tokens: 40,
+        completion_tokens: 300,
+        completion_tokens_details: { reasoning_tokens: 256 },
+      });
+      const flat = TokenUsage.fromProviderUsage({ prompt_tokens: 5, reasoning_tokens: 2 });
+      expect(responses?.toJSON()).toEqual({
+        inputTokens: 3737,
+        outputTokens: 621,
+        cachedTokens: 2304,
+        reasoningTokens: 512,
+        totalTokens: 4358,
+      });
+      expect(chat?.reasoningTokens).toBe(256);
+      expect(flat?.reasoningTokens).toBe(2);
+    });
+
     it('should drop booleans, negatives and non-numbers and truncate fractions', () => {
       const usage = TokenUsage.fromProviderUsage({
         input_tokens: true,
@@ -55,11 +78,20 @@ describe(TokenUsage, () => {
       expect(sum).toEqual(new TokenUsage({ inputTokens: 3, outputTokens: 3 }));
       expect(sum.cachedTokens).toBeUndefined();
     });
+
+    it('should sum cache writes and reasoning tokens', () => {
+      const sum = new TokenUsage({ cacheWriteTokens: 5, reasoningTokens: 7 }).plus(
+        new TokenUsage({ reasoningTokens: 1 }),
+      );
+      expect([sum.cacheWriteTokens, sum.reasoningTokens]).toEqual([5, 8]);
+    });
   });
 
   it('should reject negative and fractional counts', () => {
     expect(() => new TokenUsage({ inputTokens: -1 })).toThrow(ConfigurationError);
     expect(() => new TokenUsage({ outputTokens: 1.5 })).toThrow(/TokenUsage.outputTokens/);
+    expect(() => new TokenUsage({ reasoningTokens: -2 })).toThrow(/TokenUsage.reasoningTokens/);
+    expect(() => new TokenUsage({ cacheWriteTokens: 0.5 })).toThrow(/TokenUsage.cacheWriteTokens/);
   });
 
   it('should serialise with its total', () => {

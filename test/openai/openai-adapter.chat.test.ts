@@ -84,6 +84,7 @@ describe(OpenAIAdapter, () => {
             ],
             promptTokens: 100,
             completionTokens: 30,
+            reasoningTokens: 12,
           }),
         },
         {
@@ -91,6 +92,7 @@ describe(OpenAIAdapter, () => {
             content: 'Both shipped.',
             promptTokens: 180,
             completionTokens: 8,
+            reasoningTokens: 0,
           }),
         },
       );
@@ -99,7 +101,13 @@ describe(OpenAIAdapter, () => {
 
       expect(response.text).toBe('Both shipped.');
       expect(response.usage).toEqual(
-        new TokenUsage({ inputTokens: 280, outputTokens: 38, cachedTokens: 0 }),
+        // completion_tokens_details.reasoning_tokens of both completions, summed.
+        new TokenUsage({
+          inputTokens: 280,
+          outputTokens: 38,
+          cachedTokens: 0,
+          reasoningTokens: 12,
+        }),
       );
       expect(log).toEqual([
         ['lookup_order', Object.assign(new LookupOrderParams(), { orderId: 'A-1' })],

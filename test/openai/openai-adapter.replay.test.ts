@@ -105,6 +105,15 @@ function shape(body: Json | null | undefined): string[] {
     });
 }
 
+/** `reasoning_tokens` of a recorded body's usage (Responses or Chat Completions details), if any. */
+function recordedReasoningTokens(body: Json): number[] {
+  const usage = body['usage'] as Json | undefined;
+  const details = (usage?.['output_tokens_details'] ?? usage?.['completion_tokens_details']) as
+    Json | undefined;
+  const count = details?.['reasoning_tokens'];
+  return typeof count === 'number' ? [count] : [];
+}
+
 const key = (item: Json): string =>
   `${String(item['type'])}:${String(item['id'] ?? item['call_id'])}`;
 
@@ -168,7 +177,12 @@ describe(OpenAIAdapter, () => {
         expect(error.message).toContain(`sent a ${String(blocked[0]!['type'])}`);
         return;
       }
-      await evaluation;
+      const response = await evaluation;
+      // The recorded reasoning token counts, summed over the run.
+      const reasoning = run.flatMap((exchange) => recordedReasoningTokens(exchange.response));
+      if (reasoning.length > 0) {
+        expect(response.usage?.reasoningTokens).toBe(reasoning.reduce((a, b) => a + b, 0));
+      }
 
       const invoked = session.slice(ToolInvoked).all();
       const calls = run.flatMap((exchange) => clientCalls(exchange.response));

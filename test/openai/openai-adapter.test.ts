@@ -209,16 +209,22 @@ describe(OpenAIAdapter, () => {
         {
           json: responseBody(
             [functionCall('lookup_order', { orderId: 'A-1', includeItems: null })],
-            { usage: usage(300, 40, 100) },
+            { usage: usage(300, 40, 100, 25) },
           ),
         },
-        { json: responseBody([message('Shipped.')], { usage: usage(420, 15) }) },
+        { json: responseBody([message('Shipped.')], { usage: usage(420, 15, 0, 4) }) },
       );
 
       const response = await harness.runtime.evaluate(orderDesk(log));
 
+      // output_tokens_details.reasoning_tokens of both responses, summed.
       expect(response.usage).toEqual(
-        new TokenUsage({ inputTokens: 720, outputTokens: 55, cachedTokens: 100 }),
+        new TokenUsage({
+          inputTokens: 720,
+          outputTokens: 55,
+          cachedTokens: 100,
+          reasoningTokens: 29,
+        }),
       );
 
       harness.server.reply({

@@ -140,9 +140,15 @@ export function deskScript(): ScriptedTurn[] {
   return [
     {
       toolCalls: [lookup('c1'), charge('c2'), close('c3'), research('c4')],
-      usage: { inputTokens: 120, outputTokens: 30 },
+      usage: {
+        inputTokens: 120,
+        outputTokens: 30,
+        cachedTokens: 50,
+        cacheWriteTokens: 10,
+        reasoningTokens: 9,
+      },
     },
     { text: RESEARCH_ANSWER, usage: { inputTokens: 40, outputTokens: 8 } },
-    { text: ANSWER, usage: { inputTokens: 200, outputTokens: 12 } },
+    { text: ANSWER, usage: { inputTokens: 200, outputTokens: 12, reasoningTokens: 4 } },
   ];
 }

@@ -78,6 +78,9 @@ describe('otel: the spans of an evaluation', () => {
       // The evaluation's own requests: the nested evaluation's usage is its own.
       'gen_ai.usage.input_tokens': 320,
       'gen_ai.usage.output_tokens': 42,
+      'gen_ai.usage.cache_read.input_tokens': 50,
+      'gen_ai.usage.cache_creation.input_tokens': 10,
+      'gen_ai.usage.reasoning.output_tokens': 9 + 4,
     });
     expect(response.usage?.inputTokens).toBe(320);
     expect(agent.status.code).toBe(SpanStatusCode.UNSET);
@@ -98,6 +101,9 @@ describe('otel: the spans of an evaluation', () => {
         'gen_ai.response.finish_reasons': ['tool_calls'],
         'gen_ai.usage.input_tokens': 120,
         'gen_ai.usage.output_tokens': 30,
+        'gen_ai.usage.cache_read.input_tokens': 50,
+        'gen_ai.usage.cache_creation.input_tokens': 10,
+        'gen_ai.usage.reasoning.output_tokens': 9,
         'affordance.turn': 0,
         'affordance.response.tool_calls': 4,
         'affordance.evaluation.id': response.evaluationId,
@@ -105,6 +111,7 @@ describe('otel: the spans of an evaluation', () => {
       expect.objectContaining({
         'gen_ai.response.finish_reasons': ['stop'],
         'gen_ai.usage.input_tokens': 200,
+        'gen_ai.usage.reasoning.output_tokens': 4,
         'affordance.turn': 1,
         'affordance.response.tool_calls': 0,
       }),

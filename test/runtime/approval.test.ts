@@ -133,9 +133,12 @@ const mixedTurn: ScriptedTurn = {
     refund('c4', 'B-2', 700),
     note('c5', 'A-1'),
   ],
-  usage: { inputTokens: 100, outputTokens: 20 },
+  usage: { inputTokens: 100, outputTokens: 20, reasoningTokens: 12 },
 };
-const answerTurn: ScriptedTurn = { text: 'Done.', usage: { inputTokens: 150, outputTokens: 5 } };
+const answerTurn: ScriptedTurn = {
+  text: 'Done.',
+  usage: { inputTokens: 150, outputTokens: 5, reasoningTokens: 3 },
+};
 
 /** The error `promise` rejects with; fails when it resolves. */
 async function rejected(promise: Promise<unknown>): Promise<unknown> {
@@ -223,7 +226,13 @@ describe('approval: pausing an evaluation', () => {
       { orderId: 'A-1', amount: 50 },
       { orderId: 'B-2', amount: 700 },
     ]);
-    expect(state.usage).toEqual({ inputTokens: 100, outputTokens: 20, cachedTokens: null });
+    expect(state.usage).toEqual({
+      inputTokens: 100,
+      outputTokens: 20,
+      cachedTokens: null,
+      cacheWriteTokens: null,
+      reasoningTokens: 12,
+    });
     expect(state.integrity.algorithm).toBe('hmac-sha256');
   });
 
@@ -367,6 +376,8 @@ describe('approval: resuming', () => {
     expect(done.toolCalls.map((call) => call.call.callId)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
     expect(done.turns).toBe(2);
     expect(done.usage?.inputTokens).toBe(250);
+    // Reasoning tokens counted before the pause survive the saved state.
+    expect(done.usage?.reasoningTokens).toBe(12 + 3);
     expect(done.evaluationId).toBe((JSON.parse(saved) as EvaluationState).evaluationId);
     // The request after the resume carries the whole conversation, as the baseline's did.
     expect(toolMessages(adapter.requests[0])).toEqual(

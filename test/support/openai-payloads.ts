@@ -8,12 +8,17 @@ let sequence = 0;
 const next = (): string => (++sequence).toString(16).padStart(8, '0');
 
 /** A Responses `usage` object. */
-export function usage(inputTokens: number, outputTokens: number, cachedTokens = 0): Item {
+export function usage(
+  inputTokens: number,
+  outputTokens: number,
+  cachedTokens = 0,
+  reasoningTokens = 0,
+): Item {
   return {
     input_tokens: inputTokens,
     input_tokens_details: { cached_tokens: cachedTokens },
     output_tokens: outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: reasoningTokens },
     total_tokens: inputTokens + outputTokens,
   };
 }
@@ -82,6 +87,8 @@ export function chatCompletion(choice: {
   refusal?: string | null;
   promptTokens?: number;
   completionTokens?: number;
+  /** Sent as `completion_tokens_details.reasoning_tokens` when given. */
+  reasoningTokens?: number;
 }): Item {
   const calls = choice.toolCalls ?? [];
   const promptTokens = choice.promptTokens ?? 50;
@@ -122,6 +129,9 @@ export function chatCompletion(choice: {
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
       prompt_tokens_details: { cached_tokens: 0 },
+      ...(choice.reasoningTokens === undefined
+        ? {}
+        : { completion_tokens_details: { reasoning_tokens: choice.reasoningTokens } }),
     },
   };
 }

@@ -12,6 +12,7 @@ import {
 } from '../../provider/index.js';
 import type { AiSdkAdapterOptions } from '../ai-sdk-adapter-options.js';
 import { aiSdkPrompt } from './ai-sdk-prompt.js';
+import { type ProviderToolPlan, providerTools } from './provider-tools.js';
 
 /** What an adapter knows besides the request, to build its call options. */
 export interface CallPlan {
@@ -19,12 +20,27 @@ export interface CallPlan {
   readonly provider: string;
   /** Whether the output schema is sent as the JSON response format. */
   readonly nativeOutput: boolean;
+  /** The model object's specification version (`v3`, `v2`). */
+  readonly specificationVersion: string;
+  /** How `NativeTool`s become provider tools. */
+  readonly providerTools: ProviderToolPlan;
+  /** `AiSdkAdapterOptions.parallelToolCalls`: `false` is sent where the provider has a switch. */
+  readonly parallelToolCalls: boolean;
 }
+
+/**
+ * The provider option that turns parallel tool calls off, by provider family
+ * (the model's `provider` up to its first dot), for the packages that have one.
+ */
+const noParallelCalls: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  mistral: { parallelToolCalls: false },
+  groq: { parallelToolCalls: false },
+};
 
 /**
  * The AI SDK call options of one request: the conversation as a prompt, the
  * function tools with the schema the runtime chose (`strict` where it chose
- * strict), the tool choice, the output schema as the JSON response format
+ * strict), the `NativeTool`s as provider tools, the tool choice, the output schema as the JSON response format
  * (when asked natively), the settings and provider options of the adapter's
  * options, and `signal` as the abort signal.
  */
@@ -39,9 +55,12 @@ export function buildCallOptions(
     prompt: aiSdkPrompt(request.messages, plan.provider),
     abortSignal: signal,
   };
-  const tools = functionTools(request);
+  const tools = [
+    ...functionTools(request),
+    ...providerTools(request, plan.providerTools, plan.specificationVersion),
+  ];
   if (tools.length > 0) {
-    call.tools = tools;
+    call.tools = tools as NonNullable<LanguageModelV3CallOptions['tools']>;
     call.toolChoice = toolChoiceOf(request.toolChoice);
   }
   if (request.output !== undefined && plan.nativeOutput) {
@@ -65,15 +84,33 @@ export function buildCallOptions(
   if (settings.stopSequences !== undefined) call.stopSequences = [...settings.stopSequences];
   if (settings.seed !== undefined) call.seed = settings.seed;
   if (settings.headers !== undefined) call.headers = { ...settings.headers };
-  if (options.providerOptions !== undefined) {
-    call.providerOptions = options.providerOptions as NonNullable<
+  const providerOptions = providerOptionsOf(options, plan, tools.length > 0);
+  if (providerOptions !== undefined) {
+    call.providerOptions = providerOptions as NonNullable<
       LanguageModelV3CallOptions['providerOptions']
     >;
   }
   return call;
 }
 
-/** The request's function tools (provider-executed ones are refused before any request). */
+/**
+ * The options' provider options, with the provider's switch against parallel
+ * tool calls added under its key when `parallelToolCalls` is `false` and tools
+ * are offered (an explicit value in `providerOptions` wins).
+ */
+function providerOptionsOf(
+  options: AiSdkAdapterOptions,
+  plan: CallPlan,
+  hasTools: boolean,
+): AiSdkAdapterOptions['providerOptions'] {
+  const given = options.providerOptions;
+  const family = plan.provider.split('.')[0] ?? plan.provider;
+  const serial = noParallelCalls[family];
+  if (plan.parallelToolCalls || !hasTools || serial === undefined) return given;
+  return { ...given, [family]: { ...serial, ...given?.[family] } };
+}
+
+/** The request's function tools (provider-executed ones become provider tools). */
 function functionTools(request: ProviderRequest): LanguageModelV3FunctionTool[] {
   return request.tools
     .filter((spec) => !spec.tool.native)

@@ -1,6 +1,6 @@
 import { type FinishReason, isPlainObject, TokenUsage } from '../../provider/index.js';
 
-/** A usage's counts as the AI SDK reports them, for `raw.usage` (reasoning tokens included). */
+/** A usage's counts as the AI SDK reports them (the fields of a {@link TokenUsage}). */
 export interface AiSdkUsageCounts {
   readonly inputTokens: number | undefined;
   readonly outputTokens: number | undefined;
@@ -45,7 +45,7 @@ export function tokenUsageOf(counts: AiSdkUsageCounts): TokenUsage | undefined {
   if (inputTokens === undefined && outputTokens === undefined && cachedTokens === undefined) {
     return undefined;
   }
-  return new TokenUsage({ inputTokens, outputTokens, cachedTokens });
+  return new TokenUsage(counts);
 }
 
 /** The neutral finish reason of an AI SDK one: v3 `{ unified, raw }` or a v2 string. */

@@ -4,8 +4,8 @@ import { TokenUsage } from '../../provider/index.js';
  * A Messages API `usage` as a {@link TokenUsage}: Anthropic counts cache
  * reads (`cache_read_input_tokens`) and cache writes
  * (`cache_creation_input_tokens`) apart from `input_tokens`, so the input is
- * their sum and `cachedTokens` the cache reads. `undefined` when nothing is
- * reported.
+ * their sum, `cachedTokens` the cache reads and `cacheWriteTokens` the cache
+ * writes. `undefined` when nothing is reported.
  */
 export function anthropicUsage(usage: unknown): TokenUsage | undefined {
   if (typeof usage !== 'object' || usage === null) return undefined;
@@ -22,6 +22,7 @@ export function anthropicUsage(usage: unknown): TokenUsage | undefined {
     inputTokens: anyInput ? (input ?? 0) + (created ?? 0) + (read ?? 0) : undefined,
     outputTokens: output,
     cachedTokens: read,
+    cacheWriteTokens: created,
   });
 }
 

@@ -84,6 +84,10 @@ export interface EvaluationState {
     readonly inputTokens: number | null;
     readonly outputTokens: number | null;
     readonly cachedTokens: number | null;
+    /** Absent in states saved before cache writes were counted. */
+    readonly cacheWriteTokens?: number | null;
+    /** Absent in states saved before reasoning tokens were counted. */
+    readonly reasoningTokens?: number | null;
   } | null;
   /** The token limits the evaluation ran under, if any. */
   readonly budget: {

@@ -42,6 +42,8 @@ export function resumePoint(
             inputTokens: usage.inputTokens ?? undefined,
             outputTokens: usage.outputTokens ?? undefined,
             cachedTokens: usage.cachedTokens ?? undefined,
+            cacheWriteTokens: usage.cacheWriteTokens ?? undefined,
+            reasoningTokens: usage.reasoningTokens ?? undefined,
           }),
     toolChoice: state.toolChoice,
     elapsedMs: state.elapsedMs,

@@ -71,6 +71,8 @@ export function saveEvaluationState(input: PauseInput): EvaluationState {
             inputTokens: usage.inputTokens ?? null,
             outputTokens: usage.outputTokens ?? null,
             cachedTokens: usage.cachedTokens ?? null,
+            cacheWriteTokens: usage.cacheWriteTokens ?? null,
+            reasoningTokens: usage.reasoningTokens ?? null,
           },
     budget:
       budget === undefined
