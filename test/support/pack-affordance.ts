@@ -21,11 +21,16 @@ import { fileURLToPath } from 'node:url';
 export const repo = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * Runs `command` in a plain environment (no jest `NODE_OPTIONS`); a failure
+ * Runs `command` in a plain environment (no jest `NODE_OPTIONS`; `extraEnv` added); a failure
  * shows what it printed (tsc reports on stdout), cut at 4,000 characters.
  */
-export function runPlain(command: string, args: readonly string[], cwd: string): string {
-  const env = { ...process.env };
+export function runPlain(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  extraEnv: Readonly<Record<string, string>> = {},
+): string {
+  const env = { ...process.env, ...extraEnv };
   delete env['NODE_OPTIONS'];
   try {
     return execFileSync(command, args, {
