@@ -67,35 +67,35 @@ function node(file: string, env: Record<string, string> = {}): string {
   return runPlain(process.execPath, [file], project, env);
 }
 
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'affordance-walk-'));
-  const { tarball } = packAffordance(work);
-  project = join(work, 'my-agent');
-  mkdirSync(project);
-  // The page's own commands, but `npm install` (offline here: the packed package and linked dependencies instead).
-  runPlain('npm', ['init', '-y'], project);
-  runPlain('npm', ['pkg', 'set', 'type=module'], project);
-  const modules = join(project, 'node_modules');
-  mkdirSync(join(modules, 'affordance'), { recursive: true });
-  runPlain(
-    'tar',
-    ['-xzf', tarball, '-C', join(modules, 'affordance'), '--strip-components=1'],
-    work,
-  );
-  for (const entry of readdirSync(join(repo, 'node_modules'))) {
-    if (entry.startsWith('.') || entry === 'affordance') continue;
-    symlinkSync(join(repo, 'node_modules', entry), join(modules, entry));
-  }
-  page = readFileSync(join(modules, 'affordance/dist/docs/getting-started.md'), 'utf8');
-  redis = await startRedis();
-}, 240_000);
-
-afterAll(async () => {
-  await redis?.stop();
-  rmSync(work, { recursive: true, force: true });
-});
-
 describeWithRedis('The Getting started page, followed in a fresh project', () => {
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'affordance-walk-'));
+    const { tarball } = packAffordance(work);
+    project = join(work, 'my-agent');
+    mkdirSync(project);
+    // The page's own commands, but `npm install` (offline here: the packed package and linked dependencies instead).
+    runPlain('npm', ['init', '-y'], project);
+    runPlain('npm', ['pkg', 'set', 'type=module'], project);
+    const modules = join(project, 'node_modules');
+    mkdirSync(join(modules, 'affordance'), { recursive: true });
+    runPlain(
+      'tar',
+      ['-xzf', tarball, '-C', join(modules, 'affordance'), '--strip-components=1'],
+      work,
+    );
+    for (const entry of readdirSync(join(repo, 'node_modules'))) {
+      if (entry.startsWith('.') || entry === 'affordance') continue;
+      symlinkSync(join(repo, 'node_modules', entry), join(modules, entry));
+    }
+    page = readFileSync(join(modules, 'affordance/dist/docs/getting-started.md'), 'utf8');
+    redis = await startRedis();
+  }, 240_000);
+
+  afterAll(async () => {
+    await redis?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
   it('compiles the files the page names with its tsconfig', () => {
     writeFileSync(join(project, 'tsconfig.json'), blocks('json')[0] ?? '');
     const files = blocks('ts');

@@ -130,9 +130,11 @@ export function packAffordance(work: string): PackedAffordance {
   for (let waited = 0; !existsSync(manifest); waited += 500) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
     } catch {
-      // Another suite is packing the same sources: wait for it (a lock older than 10 minutes is stale).
-      if (waited > 600_000) rmSync(lock, { recursive: true, force: true });
+      // Another suite is packing the same sources: wait for it, unless its process is gone
+      // (a run stopped while packing) or it has taken over 10 minutes.
+      if (waited > 600_000 || !packerAlive(lock)) rmSync(lock, { recursive: true, force: true });
       sleep(500);
       continue;
     }
@@ -154,6 +156,22 @@ export function packAffordance(work: string): PackedAffordance {
   }
   const { files } = JSON.parse(readFileSync(manifest, 'utf8')) as { files: string[] };
   return { tarball: join(entry, 'affordance.tgz'), files };
+}
+
+/** False when the process that took `lock` has exited (a lock without its pid yet is alive). */
+function packerAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    return true;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
 
 /** Removes cached packs of other sources that are over a day old. */
