@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 import type { Config } from 'jest';
 
 /**
@@ -40,6 +42,11 @@ const slowSuites = [
 const quick = process.env['AFFORDANCE_TEST_QUICK'] === '1';
 
 const config: Config = {
+  // Jest's default, one worker less than the cores, is one worker on a 2-core
+  // machine, and many suites spend their time waiting on child processes
+  // (npm, tsc, node, chromium) and servers: two workers at least keep both
+  // cores busy (figures in docs/guide/development.md, "How long npm test takes").
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   // A test's budget is for catching a hang, not for judging speed: jest's 5 s
   // default failed CPU-bound tests (session.test.ts › concurrency) on a loaded
   // 2-core machine. Tests that start servers set their own, longer, budgets.

@@ -28,10 +28,14 @@ describe('docs: code blocks', () => {
     expect(problems).toEqual([]);
   });
 
-  it('should run every snippet file from a test under test/docs/', () => {
+  it('should run every snippet file from a test under test/docs/ (or the Getting started walk)', () => {
     const snippets = filesUnder(join(docsRoot, 'snippets'), '.ts');
     expect(snippets.length).toBeGreaterThan(0);
-    const tests = filesUnder(join(repoRoot, 'test/docs'), '.ts');
+    const tests = [
+      ...filesUnder(join(repoRoot, 'test/docs'), '.ts'),
+      // The Getting started page's programs need a Redis server: the servers project runs them.
+      join(repoRoot, 'test/durable-servers/getting-started-walk.test.ts'),
+    ];
     expect(unrunSnippets(snippets, tests).map((file) => relative(repoRoot, file))).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -98,11 +98,16 @@ export function pageProblems(page: string, text: string): string[] {
   return problems;
 }
 
-/** Relative module specifiers `source` imports (static, dynamic and re-exports). */
+/**
+ * Relative module specifiers `source` imports (static, dynamic and re-exports),
+ * and the relative files it names as `new URL('./file.ts', import.meta.url)`
+ * (test/durable-servers/getting-started-walk.test.ts runs the page's programs
+ * that way, compiled in a fresh project, and checks the page shows those files).
+ */
 function relativeImports(source: string): string[] {
   const found: string[] = [];
   for (const match of source.matchAll(
-    /(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g,
+    /(?:from\s+|import\s*\(\s*|import\s+|new URL\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g,
   )) {
     if (match[1] !== undefined) found.push(match[1]);
   }
@@ -127,6 +132,7 @@ export function unrunSnippets(snippets: readonly string[], testFiles: readonly s
     for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
       const target = resolveImport(file, specifier);
       if (reached.has(target) || !target.startsWith(docsRoot) || !existsSync(target)) continue;
+      if (!statSync(target).isFile()) continue; // a folder named by `new URL('./folder/', ...)`
       reached.add(target);
       queue.push(target);
     }

@@ -15,10 +15,26 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { packAffordance, repo, runPlain } from '../support/pack-affordance.js';
+import { packAffordance, repo, runPlain, runPlainAsync } from '../support/pack-affordance.js';
+
+/** The applications' sets of peers, installed at once in `beforeAll` (npm spends its time waiting on the registry). */
+const peerSets = {
+  oldest: [
+    'class-validator@0.14.1',
+    'class-transformer@0.5.1',
+    'inversify@8.2.3',
+    'reflect-metadata@0.2.2',
+  ],
+  newest: ['class-validator@0.15', 'class-transformer@0.5', 'inversify@8', 'reflect-metadata@0.2'],
+  'too-old': ['inversify@8.1.3'],
+} as const;
+
+/** How an install went: its folder, or npm's failure. */
+type Installed = { folder: string; failure?: undefined } | { folder: string; failure: string };
 
 let work: string;
 let tarball: string;
+let installs: Record<keyof typeof peerSets, Promise<Installed>>;
 const peerRanges = (
   JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
     peerDependencies: Record<string, string>;
@@ -28,6 +44,12 @@ const peerRanges = (
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'affordance-peers-'));
   tarball = packAffordance(work).tarball;
+  const settle = (name: keyof typeof peerSets): Promise<Installed> =>
+    install(name, peerSets[name]).then(
+      (folder) => ({ folder }),
+      (error: unknown) => ({ folder: join(work, name), failure: (error as Error).message }),
+    );
+  installs = { oldest: settle('oldest'), newest: settle('newest'), 'too-old': settle('too-old') };
 }, 240_000);
 
 afterAll(() => {
@@ -117,19 +139,19 @@ const tsconfig = {
 };
 
 /** A fresh project with `packages` and the packed affordance installed from the registry. */
-function install(name: string, packages: readonly string[]): { folder: string; output: string } {
+async function install(name: string, packages: readonly string[]): Promise<string> {
   const folder = join(work, name);
   mkdirSync(folder);
   writeFileSync(
     join(folder, 'package.json'),
     JSON.stringify({ name, version: '1.0.0', private: true, type: 'module' }),
   );
-  const output = runPlain(
+  await runPlainAsync(
     'npm',
     ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...packages],
     folder,
   );
-  return { folder, output };
+  return folder;
 }
 
 /** The version of every copy of `name` installed in `folder`. */
@@ -152,24 +174,11 @@ describe('affordance beside the versions of its peer ranges', () => {
     }
   });
 
-  it.each([
-    [
-      'oldest',
-      [
-        'class-validator@0.14.1',
-        'class-transformer@0.5.1',
-        'inversify@8.2.3',
-        'reflect-metadata@0.2.2',
-      ],
-    ],
-    [
-      'newest',
-      ['class-validator@0.15', 'class-transformer@0.5', 'inversify@8', 'reflect-metadata@0.2'],
-    ],
-  ] as const)(
+  it.each([['oldest', peerSets.oldest] as const, ['newest', peerSets.newest] as const])(
     'validates, injects and scopes with the %s versions, one copy of each',
-    (name, packages) => {
-      const { folder } = install(name, packages);
+    async (name, packages) => {
+      const { folder, failure } = await installs[name];
+      expect(failure).toBeUndefined();
       for (const wanted of packages) {
         const at = wanted.lastIndexOf('@');
         const peer = wanted.slice(0, at);
@@ -196,13 +205,8 @@ describe('affordance beside the versions of its peer ranges', () => {
     240_000,
   );
 
-  it('is refused by npm at install beside an inversify outside its range, naming the range', () => {
-    let failure = '';
-    try {
-      install('too-old', ['inversify@8.1.3']);
-    } catch (error) {
-      failure = (error as Error).message;
-    }
+  it('is refused by npm at install beside an inversify outside its range, naming the range', async () => {
+    const { failure } = await installs['too-old'];
     expect(failure).toContain('ERESOLVE');
     expect(failure).toContain(`peer inversify@"${peerRanges['inversify']}" from affordance@`);
   }, 240_000);

@@ -154,6 +154,18 @@ function buildGenerated(compiled: CompiledClass, decoded: Record<string, unknown
   }
 }
 
+/**
+ * Throws unless `actual` is `expected` (`Object.is`): what `expect(actual).toBe(expected)`
+ * checks, without the cost of a matcher (jest builds an error object for each
+ * call), which the hot loop below pays tens of thousands of times; fast-check
+ * reports the failing arguments either way.
+ */
+function same(actual: unknown, expected: unknown, what: string): void {
+  if (!Object.is(actual, expected)) {
+    throw new Error(`${what}: got ${String(actual)}, expected ${String(expected)}`);
+  }
+}
+
 /** Resolves to the parsed instance, or to the ToolValidationError. */
 async function outcome(params: new () => object, raw: unknown, profile: SchemaProfile) {
   try {
@@ -178,13 +190,13 @@ describe('the compiled fast path of parseToolArguments (properties)', () => {
             const reference = await referenceParse(entry.params, raw, profile);
             if (reference.accepted) acceptedRuns++;
             const compiled = compiledParamsClass(entry.params, profile);
-            expect(compiled !== undefined).toBe(entry.compilable);
+            same(compiled !== undefined, entry.compilable, 'compiled');
 
             const decoded = decodeArguments(raw);
             if (compiled !== undefined && isPlainObject(decoded)) {
               const shape = readParamsShape(entry.params);
               const fast = parseCompiled(entry.params, shape, decoded, profile);
-              expect(fast !== undefined).toBe(reference.accepted);
+              same(fast !== undefined, reference.accepted, 'parseCompiled accepted');
               if (fast !== undefined && reference.accepted) {
                 expectSameStructure(fast, reference.instance);
                 expectNoSharedObjects(fast, decoded);
@@ -193,7 +205,7 @@ describe('the compiled fast path of parseToolArguments (properties)', () => {
               // Each half alone: the screened path accepts exactly what the reference accepts;
               // the generated builder may give up, but never accepts anything else.
               const screened = parseScreened(compiled, shape, decoded);
-              expect(screened !== undefined).toBe(reference.accepted);
+              same(screened !== undefined, reference.accepted, 'parseScreened accepted');
               if (screened !== undefined && reference.accepted) {
                 expectSameStructure(screened, reference.instance);
                 expectNoSharedObjects(screened, decoded);
@@ -201,7 +213,7 @@ describe('the compiled fast path of parseToolArguments (properties)', () => {
               const built = buildGenerated(compiled, decoded);
               if (built !== undefined) {
                 builtRuns++;
-                expect(reference.accepted).toBe(true);
+                same(reference.accepted, true, 'the reference accepted what the builder built');
                 if (reference.accepted) {
                   expectSameStructure(built, reference.instance);
                   expectNoSharedObjects(built, decoded);
@@ -213,7 +225,11 @@ describe('the compiled fast path of parseToolArguments (properties)', () => {
             if (reference.accepted) {
               expectSameStructure(actual, reference.instance);
             } else {
-              expect(actual).toBeInstanceOf(ToolValidationError);
+              same(
+                actual instanceof ToolValidationError,
+                true,
+                'rejected with a ToolValidationError',
+              );
               if (reference.issues !== undefined) {
                 expect((actual as ToolValidationError).issues).toEqual(reference.issues);
               }
