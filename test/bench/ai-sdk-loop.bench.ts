@@ -239,7 +239,7 @@ function agentsLoop(model: LanguageModelV3): () => Promise<void> {
   };
 }
 
-function bareLoop(model: LanguageModelV3): () => Promise<void> {
+function bareLoop(model: LanguageModelV3, withSignal = false): () => Promise<void> {
   const tools = Object.entries(paramsOf).map(([name, params]) => ({
     type: 'function' as const,
     name,
@@ -252,7 +252,11 @@ function bareLoop(model: LanguageModelV3): () => Promise<void> {
       { role: 'user', content: [{ type: 'text', text: 'Go.' }] },
     ];
     for (let turn = 0; ; turn++) {
-      const result = await model.doGenerate({ prompt, tools });
+      const result = await model.doGenerate(
+        withSignal
+          ? { prompt, tools, abortSignal: new AbortController().signal }
+          : { prompt, tools },
+      );
       const calls = result.content.filter((part) => part.type === 'tool-call');
       if (calls.length === 0) {
         const text = result.content.find((part) => part.type === 'text');
@@ -294,6 +298,8 @@ async function table(transport: string, model: LanguageModelV3): Promise<void> {
     `AI SDK loop, ${transport}: ${turns} turns × 3 tool calls + answer (${turns + 1} requests), @ai-sdk/openai-compatible`,
     [
       { name: bare, run: bareLoop(model) },
+      // What honouring cancellation costs a request over HTTP (undici's abort listeners), for the reader.
+      { name: 'bare loop, an abort signal per request', run: bareLoop(model, true) },
       { name: peer, run: generateTextLoop(model) },
       { name: agents, run: agentsLoop(model) },
       { name: ours, run: adapterLoop(model), goal: 0.8, goalAgainst: peer },
