@@ -20,7 +20,12 @@ export {
 export { Describe } from './decorators/describe.js';
 export { Reducer } from './decorators/reducer.js';
 export { Section } from './decorators/section.js';
-export { type SchemaToolDecorator, Tool } from './decorators/tool.js';
+export {
+  type SchemaToolDecorator,
+  Tool,
+  type ToolMethodDecorator,
+  type ToolResultValueOf,
+} from './decorators/tool.js';
 
 export {
   AffordanceError,
