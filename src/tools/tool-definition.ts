@@ -1,6 +1,9 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
-import { assertParamsClassUsable } from '../schema/assert-params-class-usable.js';
+import {
+  assertParamsClassUsable,
+  assertResultClassUsable,
+} from '../schema/assert-params-class-usable.js';
 import type { DataClass, ResultDeclaration } from '../core/class-type.js';
 import type { ToolContext } from './tool-context.js';
 import { ToolExample } from './tool-example.js';
@@ -140,6 +143,7 @@ export class ToolDefinition<P = unknown, R = unknown> {
       ? (result as readonly [DataClass])[0]
       : (result as DataClass | undefined);
     this.resultContainer = Array.isArray(result) ? 'array' : 'object';
+    if (this.resultType !== undefined) assertResultClassUsable(this.resultType, this.name);
     this.handler = init.handler;
     this.synchronous = checkSynchronous(
       `Tool '${this.name}'`,
