@@ -73,7 +73,7 @@ describe('result classes checked when the tool is built', () => {
     @Section({ key: 'library', title: 'Library' })
     class Library {
       @Tool({ description: 'Find a book.', result: Untyped })
-      find(_params: undefined, _context: ToolContext): ToolResult<Untyped> {
+      find(_params: undefined, _context: ToolContext): ToolResult<null> {
         return ToolResult.ok(null);
       }
     }
