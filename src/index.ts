@@ -152,6 +152,7 @@ export {
   type SectionRenderScope,
 } from './prompt/prompt-section.js';
 export { RenderedPrompt } from './prompt/rendered-prompt.js';
+export type { ToolParamHint } from './prompt/tool-param-hints.js';
 export { SectionParams, sectionParams } from './prompt/section-params.js';
 export type { SummarizedSection } from './prompt/render-sections.js';
 export {

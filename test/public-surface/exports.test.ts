@@ -284,6 +284,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'ToolOptions',
     'ToolOutcome',
     'ToolOverride',
+    'ToolParamHint',
     'ToolParams',
     'ToolPolicy',
     'ToolProgress',
