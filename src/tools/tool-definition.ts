@@ -46,7 +46,13 @@ export interface ToolDefinitionInit<P = unknown, R = unknown> {
   readonly paramsJsonSchema?: JsonSchemaConverter | undefined;
   /** The result class, or `[ResultClass]` for a list; needed for examples and the contract hash. */
   readonly result?: ResultDeclaration | undefined;
-  /** The handler. Required unless the tool is a {@link NativeTool}. */
+  /**
+   * The handler, called as `handler(params, context)`. Required unless the tool
+   * is a {@link NativeTool}. It may declare fewer parameters (`() => ...`):
+   * JavaScript passes the context anyway, and a function's `length` cannot
+   * tell a handler without `context` from one with a default or rest
+   * parameter, so the handler's arity is not checked (its type is).
+   */
   readonly handler?: ToolHandler<P, R> | undefined;
   /**
    * The handler returns its `ToolResult` directly, never a promise. Its calls
