@@ -63,7 +63,7 @@ export function assertResultClassUsable(root: Class, tool: string): void {
     throw new ConfigurationError({
       subject: `Tool '${tool}'`,
       problem: `its result is ${describeValue(root)}, not a class.`,
-      fix: 'Pass the result class itself (`result: LookupResult`, or `result: [LookupResult]` for a list).',
+      fix: 'Pass the result class itself as `result`, or a one-element array of it for a list.',
     });
   }
   visitResult(root, new Set([root]));
