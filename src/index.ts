@@ -20,7 +20,12 @@ export {
 export { Describe } from './decorators/describe.js';
 export { Reducer } from './decorators/reducer.js';
 export { Section } from './decorators/section.js';
-export { type SchemaToolDecorator, Tool } from './decorators/tool.js';
+export {
+  type SchemaToolDecorator,
+  Tool,
+  type ToolMethodDecorator,
+  type ToolResultValueOf,
+} from './decorators/tool.js';
 
 export {
   AffordanceError,
@@ -147,6 +152,7 @@ export {
   type SectionRenderScope,
 } from './prompt/prompt-section.js';
 export { RenderedPrompt } from './prompt/rendered-prompt.js';
+export type { ToolParamHint } from './prompt/tool-param-hints.js';
 export { SectionParams, sectionParams } from './prompt/section-params.js';
 export type { SummarizedSection } from './prompt/render-sections.js';
 export {

@@ -7,6 +7,8 @@ import {
 import { recordToolMethod, type ToolOptions } from '../tools/tool-metadata.js';
 import { ToolResult } from '../tools/tool-result.js';
 import type { ToolContext } from '../tools/tool-context.js';
+import type { DataClass } from '../core/class-type.js';
+import type { JsonSchemaObject } from '../schema/json-schema-params.js';
 import type { InferSchemaOutput, StandardSchemaV1 } from '../schema/standard-schema.js';
 
 /**
@@ -22,6 +24,44 @@ type ToolMethodOf<P> = {
 export type SchemaToolDecorator<P> = <M extends ToolMethodOf<P>>(
   prototype: object,
   property: string | symbol,
+  descriptor: TypedPropertyDescriptor<M>,
+) => void;
+
+/** The value type a `result:` declaration gives a tool's `ToolResult`: the class's instances, a list of them, or anything. */
+export type ToolResultValueOf<D> = D extends readonly [new (...args: never[]) => infer R]
+  ? R[]
+  : D extends new (...args: never[]) => infer R
+    ? R
+    : unknown;
+
+/**
+ * The signature a `@Tool` method must have: `(params, context: ToolContext)`
+ * returning a `ToolResult` of the declared result (or a promise of one).
+ * The params are an object (the params class) or `undefined` (a tool
+ * without arguments).
+ */
+type ToolHandlerMethod<R> = {
+  method(
+    params: object | undefined,
+    context: ToolContext,
+  ): ToolResult<R | null> | PromiseLike<ToolResult<R | null>>;
+}['method'];
+
+/** What a method that takes fewer than the two parameters is told at compile time. */
+type TakesParamsAndContext<M> = M extends (...args: infer A) => unknown
+  ? A['length'] extends 0 | 1
+    ? 'a @Tool method takes (params, context: ToolContext)'
+    : string | symbol
+  : never;
+
+/**
+ * What `@Tool({ ... })` returns: a decorator for methods that fit a tool
+ * handler, `(params, context: ToolContext) => ToolResult<R> | Promise<ToolResult<R>>`
+ * with `R` from `result:`. A method that does not fit is a compile error.
+ */
+export type ToolMethodDecorator<R> = <M extends ToolHandlerMethod<R>>(
+  prototype: object,
+  property: TakesParamsAndContext<M>,
   descriptor: TypedPropertyDescriptor<M>,
 ) => void;
 
@@ -41,7 +81,9 @@ export type SchemaToolDecorator<P> = <M extends ToolMethodOf<P>>(
 export function Tool<S extends StandardSchemaV1>(
   options: ToolOptions & { readonly params: S },
 ): SchemaToolDecorator<InferSchemaOutput<S>>;
-export function Tool(options: ToolOptions): MethodDecorator;
+export function Tool<O extends ToolOptions & { readonly params?: DataClass | JsonSchemaObject }>(
+  options: O,
+): ToolMethodDecorator<ToolResultValueOf<O['result']>>;
 export function Tool(options: ToolOptions): MethodDecorator {
   return (prototype, property, descriptor) => {
     if (typeof prototype === 'function') {

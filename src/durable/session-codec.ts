@@ -93,7 +93,7 @@ export class SessionCodec {
    * application's own slice classes, are for the application to register.
    */
   registerPrompt(prompt: Prompt, params: readonly object[] = []): this {
-    for (const tool of prompt.tools) {
+    for (const tool of prompt.allTools) {
       if (tool.paramsType !== undefined) this.register(tool.paramsType as CodecClass);
       if (tool.resultType !== undefined) this.register(tool.resultType as CodecClass);
     }

@@ -69,7 +69,7 @@ export class McpToolServer {
     this.options = options;
     this.#chosen = chosenTools(options);
     this.#offered = new Set(
-      options.prompt.tools.filter((tool) => !tool.native).map((tool) => tool.name),
+      options.prompt.allTools.filter((tool) => !tool.native).map((tool) => tool.name),
     );
     options.runtime.prepare(options.prompt);
   }
@@ -198,7 +198,7 @@ export class McpToolServer {
       const outcome = await (options.callTool === undefined
         ? options.runtime.callTool(options.prompt, request, callOptions)
         : options.callTool(options.prompt, request, callOptions, call));
-      const tool = options.prompt.tools.find((entry) => entry.name === params.name);
+      const tool = options.prompt.allTools.find((entry) => entry.name === params.name);
       const result = callResult(outcome);
       return tool === undefined ? result : await withStructuredContent(tool, outcome, result);
     } catch (error) {

@@ -168,9 +168,25 @@ export class Prompt<O = unknown> {
       .filter((cls): cls is Class => cls !== undefined);
   }
 
-  /** Every tool of the prompt, whether or not its section is enabled, depth-first. */
-  get tools(): readonly ToolDefinition[] {
+  /**
+   * Every tool declared in the prompt's tree, whether or not its section is
+   * enabled, depth-first (what codecs and descriptors register). For the
+   * tools a render offers, use {@link Prompt.tools}.
+   */
+  get allTools(): readonly ToolDefinition[] {
     return this.registry.tools.map((entry) => entry.tool);
+  }
+
+  /**
+   * The tools of the enabled sections, depth-first, in declaration order:
+   * what `render(options).tools` offers (section defaults and enablement
+   * honoured, overrides applied; a summarized section's tools are left out
+   * and the tools that open it offered instead). Renders the prompt.
+   *
+   * @throws PromptRenderError when a section's params are missing, as `render` does.
+   */
+  tools(options: RenderOptions = {}): readonly ToolDefinition[] {
+    return this.render(options).tools;
   }
 
   /** The sum of the sections' `toolsRevision`: it changes when a section's tools change after the prompt was built. */

@@ -3,6 +3,7 @@ import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PolicyRef } from '../tools/tool-policy.js';
 import type { SummarizedSection } from './render-sections.js';
 import type { AnswerPolicyRef, InputPolicyRef } from './guardrail-policy.js';
+import { type ToolParamHint, toolParamHints } from './tool-param-hints.js';
 
 const NO_POLICIES: readonly PolicyRef[] = Object.freeze([]);
 const NO_SUMMARIES: readonly SummarizedSection[] = Object.freeze([]);
@@ -60,6 +61,7 @@ export class RenderedPrompt {
 
   readonly #toolsByName: ReadonlyMap<string, ToolDefinition>;
   readonly #policies: ReadonlyMap<string, readonly PolicyRef[]>;
+  #hints: ReadonlyMap<string, ReadonlyMap<string, ToolParamHint>> | undefined;
 
   /** @internal */
   constructor(init: RenderedPromptInit) {
@@ -82,6 +84,17 @@ export class RenderedPrompt {
   /** The section at dotted `path` when it was rendered as a summary. */
   summarizedSection(path: string): SummarizedSection | undefined {
     return this.summarizedSections.find((section) => section.path === path);
+  }
+
+  /**
+   * Tool name → params field → {@link ToolParamHint}: the description (as in
+   * `toolParamDescriptions`), JSON type, whether required, and default of
+   * every top-level field of each offered tool's params, read from the JSON
+   * Schema the tool is offered with. Built on first read.
+   */
+  get toolParamHints(): ReadonlyMap<string, ReadonlyMap<string, ToolParamHint>> {
+    this.#hints ??= toolParamHints(this.tools, this.toolParamDescriptions);
+    return this.#hints;
   }
 
   /** The tool called `name`, or `undefined`. */

@@ -27,6 +27,11 @@ export {
   DEFAULT_MAX_ANSWER_CHARS,
 } from './answer-limit.js';
 export { functionToolSchema, type FunctionToolSchema } from './function-tool-schema.js';
+export {
+  checkNativeToolConfig,
+  type NativeFieldType,
+  type NativeToolContract,
+} from './native-tool-contract.js';
 export { ProviderAdapter } from './provider-adapter.js';
 export {
   PROVIDER_SEAM_VERSION,

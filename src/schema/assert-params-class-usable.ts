@@ -1,5 +1,6 @@
 import type { Class } from '../core/class-type.js';
 import { ConfigurationError } from '../core/errors/configuration-error.js';
+import { describeValue } from '../core/describe-value.js';
 import { type ParamsShape, readParamsShape } from './params-shape.js';
 
 /**
@@ -43,5 +44,43 @@ export function assertUsable(shape: ParamsShape, nested: boolean): void {
         'is used with @ValidateNested() but has no validated fields, so class-validator rejects every value of it.',
       fix: 'Decorate its fields with class-validator decorators, or declare the field with @IsObject() instead of @ValidateNested().',
     });
+  }
+}
+
+/**
+ * Checks a tool's `result:` class when the tool is built: it must be a class,
+ * and every validated structure in it must be usable (a `@ValidateNested()`
+ * field has its `@Type`, a nested class has validated fields), the rules
+ * {@link assertParamsClassUsable} applies to params. Unlike params, a result
+ * class may have fields without class-validator decorators (plain data
+ * classes such as `Plan`): results come from the application's handler, not
+ * from the model, and nothing rejects their unknown fields. @internal
+ *
+ * @param tool the tool's name, for the message.
+ */
+export function assertResultClassUsable(root: Class, tool: string): void {
+  if (typeof (root as unknown) !== 'function') {
+    throw new ConfigurationError({
+      subject: `Tool '${tool}'`,
+      problem: `its result is ${describeValue(root)}, not a class.`,
+      fix: 'Pass the result class itself as `result`, or a one-element array of it for a list.',
+    });
+  }
+  visitResult(root, new Set([root]));
+}
+
+function visitResult(cls: Class, met: Set<Class>): void {
+  const shape = readParamsShape(cls);
+  const problem = shape.problems.find(([field]) => shape.fields.has(field));
+  if (problem !== undefined) {
+    const [field, text, fix] = problem;
+    throw new ConfigurationError({ subject: `${cls.name}.${field}`, problem: text, fix });
+  }
+  for (const field of shape.fields.values()) {
+    const nested = field.nested;
+    if (nested === undefined || met.has(nested)) continue;
+    met.add(nested);
+    if (readParamsShape(nested).fields.size === 0) assertUsable(readParamsShape(nested), true);
+    visitResult(nested, met);
   }
 }

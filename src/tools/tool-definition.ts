@@ -1,6 +1,9 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { PromptValidationError } from '../core/errors/prompt-validation-error.js';
-import { assertParamsClassUsable } from '../schema/assert-params-class-usable.js';
+import {
+  assertParamsClassUsable,
+  assertResultClassUsable,
+} from '../schema/assert-params-class-usable.js';
 import type { DataClass, ResultDeclaration } from '../core/class-type.js';
 import type { ToolContext } from './tool-context.js';
 import { ToolExample } from './tool-example.js';
@@ -43,7 +46,13 @@ export interface ToolDefinitionInit<P = unknown, R = unknown> {
   readonly paramsJsonSchema?: JsonSchemaConverter | undefined;
   /** The result class, or `[ResultClass]` for a list; needed for examples and the contract hash. */
   readonly result?: ResultDeclaration | undefined;
-  /** The handler. Required unless the tool is a {@link NativeTool}. */
+  /**
+   * The handler, called as `handler(params, context)`. Required unless the tool
+   * is a {@link NativeTool}. It may declare fewer parameters (`() => ...`):
+   * JavaScript passes the context anyway, and a function's `length` cannot
+   * tell a handler without `context` from one with a default or rest
+   * parameter, so the handler's arity is not checked (its type is).
+   */
   readonly handler?: ToolHandler<P, R> | undefined;
   /**
    * The handler returns its `ToolResult` directly, never a promise. Its calls
@@ -140,6 +149,7 @@ export class ToolDefinition<P = unknown, R = unknown> {
       ? (result as readonly [DataClass])[0]
       : (result as DataClass | undefined);
     this.resultContainer = Array.isArray(result) ? 'array' : 'object';
+    if (this.resultType !== undefined) assertResultClassUsable(this.resultType, this.name);
     this.handler = init.handler;
     this.synchronous = checkSynchronous(
       `Tool '${this.name}'`,

@@ -98,7 +98,7 @@ describe('docs/guide/tools-and-params.md', () => {
     expect(onSection.message).toBe('2-day forecast for Oslo.\n\n{"city":"Oslo","highs":[18,19]}');
     expect(defined.message).toBe(onSection.message);
     expect(onSection.result.value).toBeInstanceOf(Forecast);
-    expect(schemaSent(weatherPrompt.tools[0] as ToolDefinition, false)).toEqual(
+    expect(schemaSent(weatherPrompt.allTools[0] as ToolDefinition, false)).toEqual(
       schemaSent(forecastTool, false),
     );
   });

@@ -51,7 +51,7 @@ describe('examples/nest-service: one zod schema for an HTTP body and a tool', ()
   });
 
   it('sends the same schema as the tool params and validates the tool call with it', async () => {
-    const tool = supportPrompt.tools.find((entry) => entry.name === 'add_ticket_note');
+    const tool = supportPrompt.allTools.find((entry) => entry.name === 'add_ticket_note');
     expect(tool?.params?.schema).toBe(TicketNote);
     expect(tool?.params?.jsonSchema('standard').schema).toEqual(
       toJsonSchema(TicketNote, 'standard').schema,

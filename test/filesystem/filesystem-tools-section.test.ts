@@ -76,7 +76,7 @@ const notes = 'alpha\nbeta\ngamma\n';
 describe(FilesystemToolsSection, () => {
   describe('the prompt', () => {
     it('should contribute seven tools, the four that only read marked read-only', () => {
-      expect(prompt.tools.map((tool) => [tool.name, tool.readOnly])).toEqual([
+      expect(prompt.allTools.map((tool) => [tool.name, tool.readOnly])).toEqual([
         ['fs_list', true],
         ['fs_read', true],
         ['fs_write', false],

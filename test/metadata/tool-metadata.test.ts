@@ -109,6 +109,7 @@ describe('readToolMethods', () => {
 
     it('should still have to be a class (a primitive wrapper type-checks but is refused)', () => {
       class ExplicitString {
+        // @ts-expect-error -- a primitive params type does not fit a tool handler (the runtime refusal is what this test checks).
         @Tool({ description: 'Echo.', params: String })
         echo(_params: string, _context: ToolContext): ToolResult<null> {
           return none();
@@ -123,6 +124,7 @@ describe('readToolMethods', () => {
   describe('when the method takes fewer than two parameters', () => {
     it('should name Class.method and show the signature to write', () => {
       class OneParameter {
+        // @ts-expect-error -- a method without the context parameter does not fit a tool handler (the runtime refusal is what this test checks).
         @Tool({ description: 'Search.' })
         search(_params: SearchParams): ToolResult<null> {
           return none();
@@ -138,6 +140,7 @@ describe('readToolMethods', () => {
 
     it('should reject a method without parameters', () => {
       class NoParameter {
+        // @ts-expect-error -- a method without parameters does not fit a tool handler (the runtime refusal is what this test checks).
         @Tool({ description: 'Refresh.' })
         refresh(): ToolResult<null> {
           return none();
@@ -176,6 +179,7 @@ describe('readToolMethods', () => {
 
     it('should reject string params', () => {
       class StringParams {
+        // @ts-expect-error -- a primitive params type does not fit a tool handler (the runtime refusal is what this test checks).
         @Tool({ description: 'Echo.' })
         echo(_params: string, _context: ToolContext): ToolResult<null> {
           return none();

@@ -301,7 +301,7 @@ describe(OpenAIAdapter, () => {
       harness.server.reply({ json: responseBody([message('Ok.')]) });
       const prompt = orderDesk(log);
 
-      const lookup = prompt.tools[0]!;
+      const lookup = prompt.allTools[0]!;
       await harness.runtime.evaluate(prompt, {
         overrides: {
           ns: prompt.ns,

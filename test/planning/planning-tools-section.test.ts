@@ -56,7 +56,7 @@ const threeSteps = setup({ objective: 'Ship', initialSteps: ['Build', 'Tag', 'An
 describe(PlanningToolsSection, () => {
   describe('the prompt', () => {
     it('should contribute the four tools in order, only planning_read_plan read-only', () => {
-      expect(prompt.tools.map((tool) => [tool.name, tool.readOnly])).toEqual([
+      expect(prompt.allTools.map((tool) => [tool.name, tool.readOnly])).toEqual([
         ['planning_setup_plan', false],
         ['planning_add_step', false],
         ['planning_update_step', false],
@@ -65,7 +65,7 @@ describe(PlanningToolsSection, () => {
     });
 
     it('should accept no overrides, neither for the section nor for its tools', () => {
-      expect(prompt.tools.every((tool) => !tool.acceptsOverrides)).toBe(true);
+      expect(prompt.allTools.every((tool) => !tool.acceptsOverrides)).toBe(true);
       expect(describePrompt(prompt)).toMatchObject({ sections: [], tools: [] });
     });
 
@@ -80,7 +80,7 @@ describe(PlanningToolsSection, () => {
         });
       }
       // planning_read_plan takes no params: its schema is the empty closed object.
-      expect(prompt.tools[3]?.paramsType).toBeUndefined();
+      expect(prompt.allTools[3]?.paramsType).toBeUndefined();
     });
 
     it('should show the model optional fields as nullable and the step id as an integer from 1', () => {

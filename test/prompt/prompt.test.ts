@@ -152,7 +152,7 @@ describe('Prompt', () => {
       const rendered = prompt.render();
       expect(rendered.text).toBe('## 2. SUMMARY (summary)\n\nBody of summary.');
       expect(rendered.tools.map((t) => t.name)).toEqual(['c']);
-      expect(prompt.tools.map((t) => t.name)).toEqual(['a', 'b', 'c']);
+      expect(prompt.allTools.map((t) => t.name)).toEqual(['a', 'b', 'c']);
     });
 
     it('should give each render the tools of the sections it enables, in a render of its own', () => {

@@ -33,7 +33,7 @@ export type ApprovalRules = Readonly<Record<string, ToolApproval>>;
  * the same text and offer the same tools, and differ only in the approval rules.
  */
 export function withApprovals(prompt: Prompt, rules: ApprovalRules = {}): Prompt {
-  const tools = prompt.tools.map((tool) =>
+  const tools = prompt.allTools.map((tool) =>
     tool.native
       ? tool
       : new ToolDefinition({

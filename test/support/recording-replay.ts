@@ -265,7 +265,8 @@ function nativeFor(itemType: string, item: Json, echoed: readonly Json[]): Nativ
   const echo = echoed.find((tool) => String(tool['type']).startsWith(type)) ?? {};
   const config: Json = {};
   for (const [key, value] of Object.entries(echo)) {
-    if (key !== 'type' && value !== null) config[key] = value;
+    // The echo of image_generation carries `n`, which ImageGenTool (the request schema) does not take.
+    if (key !== 'type' && key !== 'n' && value !== null) config[key] = value;
   }
   if (type === 'file_search' && config['vector_store_ids'] === undefined)
     config['vector_store_ids'] = ['vs_replay'];

@@ -1,4 +1,6 @@
 import { type NativeTool, PromptValidationError } from '../../index.js';
+import { checkNativeToolConfig } from '../../provider/index.js';
+import { anthropicNativeContract } from './anthropic-native-contract.js';
 
 /** The Anthropic server tools a `NativeTool` can stand for. */
 export type AnthropicServerTool = 'web_search' | 'web_fetch' | 'code_execution';
@@ -27,7 +29,8 @@ export function serverToolOf(tool: NativeTool): AnthropicServerTool | undefined 
  * sets the tool's own fields (`max_uses`, `allowed_domains`, `user_location`...).
  *
  * @throws PromptValidationError for a type Anthropic does not run, or a
- * config `type` of another tool.
+ * config `type` of another tool, or a config field the server tool does
+ * not have or of the wrong JSON type (see `anthropicNativeContract`).
  */
 export function nativeToolEntry(tool: NativeTool): Record<string, unknown> {
   const kind = serverToolOf(tool);
@@ -50,6 +53,7 @@ export function nativeToolEntry(tool: NativeTool): Record<string, unknown> {
       { placeholder: tool.name },
     );
   }
+  checkNativeToolConfig('AnthropicAdapter', tool, anthropicNativeContract);
   // A lone spread, then the fields: the config is the user's.
   const entry: Record<string, unknown> = { ...tool.config };
   entry['type'] = configured ?? defaultVersions[kind];

@@ -1,4 +1,6 @@
 import { type NativeTool, PromptValidationError } from '../../index.js';
+import { checkNativeToolConfig } from '../../provider/index.js';
+import { openaiNativeContract } from './openai-native-contract.js';
 
 /** Types of environment in which OpenAI itself runs a `shell` tool. */
 const hostedShellEnvironments = new Set(['container_auto', 'container_reference']);
@@ -10,7 +12,9 @@ const hostedShellEnvironments = new Set(['container_auto', 'container_reference'
  * @throws PromptValidationError when OpenAI cannot run the tool as declared:
  * `apply_patch`, and `shell` without a container `environment`, run on the
  * client (use `ApplyPatchTool` / `ShellTool`); `file_search` needs
- * `vector_store_ids`; `mcp` needs a `server_label`.
+ * `vector_store_ids`; `mcp` needs a `server_label`; a config field the
+ * Responses API's tool does not have, or of the wrong JSON type (see
+ * `openaiNativeContract`).
  */
 export function nativeToolEntry(tool: NativeTool): Record<string, unknown> {
   const config = tool.config;
@@ -59,10 +63,12 @@ export function nativeToolEntry(tool: NativeTool): Record<string, unknown> {
           "'code_interpreter', or run the prompt with AnthropicAdapter from 'affordance/anthropic'.",
       );
     case 'code_interpreter':
+      checkNativeToolConfig('OpenAIAdapter', tool, openaiNativeContract);
       return { type: tool.type, container: { type: 'auto' }, ...config };
     case 'web_search':
     case 'image_generation':
       break;
   }
+  checkNativeToolConfig('OpenAIAdapter', tool, openaiNativeContract);
   return { type: tool.type, ...config };
 }
