@@ -1,4 +1,4 @@
-import type { Container, ServiceIdentifier } from 'inversify';
+import type { Container } from 'inversify';
 
 import { type Clock, systemClock } from '../core/clock.js';
 import { type ProviderAdapter } from '../provider/provider-adapter.js';
@@ -7,27 +7,21 @@ import type { CallToolOptions, ToolCallRequest } from './call-tool-request.js';
 import { adapterForCall, runToolCall } from './call-tool.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 import { nestedPauseError } from './nested-pause-error.js';
-import { Prompt } from '../prompt/prompt.js';
-import { RenderedPrompt } from '../prompt/rendered-prompt.js';
+import { type Prompt } from '../prompt/prompt.js';
+import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
-import { Session } from '../session/session.js';
-import { ToolContext } from '../tools/tool-context.js';
 import type { EvaluateOptions } from './evaluate-options.js';
 import { EvaluationRun } from './evaluation-run.js';
 import { EvaluationStream, type PartSink } from './evaluation-stream.js';
-import { BudgetTracker } from './limits/budget-tracker.js';
 import type { ApprovalDecision } from './approval/approval-decision.js';
 import { checkResume } from './approval/check-resume.js';
 import type { EvaluationState } from './approval/evaluation-state.js';
 import type { ResumePoint } from './approval/resume-point.js';
-import { Deadline } from './limits/deadline.js';
 import type { PromptResponse } from './prompt-response.js';
 import type { RuntimeOptions } from './runtime-options.js';
-import { assertScopesReached } from './scope/assert-scopes.js';
-import type { ScopedServiceIds } from './scope/check-scopes.js';
-import { type DirectConstruction, DirectConstructions } from './scope/direct-construction.js';
+import type { DirectConstruction } from './scope/direct-construction.js';
+import { PreparedSections } from './scope/prepared-sections.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
-import { EvaluationId, ToolCallId, ToolCallSignal } from './scope/tokens.js';
 import type {} from './tool-context-members.js';
 import { ToolExecutor } from './tool-executor.js';
 import { DEFAULT_MAX_ANSWER_CHARS } from '../provider/answer-limit.js';
@@ -45,11 +39,6 @@ import {
 
 const DEFAULT_MAX_TURNS = 24;
 
-/** What the runtime binds per evaluation and per tool call (see `EvaluationScope`). */
-const scopedServiceIds: ScopedServiceIds = {
-  evaluation: [EvaluationId, Prompt, RenderedPrompt, Session, Deadline, BudgetTracker],
-  call: [ToolContext, ToolCallId, ToolCallSignal],
-};
 const DEFAULT_READ_ONLY_CONCURRENCY = 4;
 
 /**
@@ -70,9 +59,7 @@ export class AffordanceRuntime {
   readonly clock: Clock;
   readonly #executor: ToolExecutor;
   readonly #resources: ResourceRegistry;
-  readonly #prepared = new WeakSet<Prompt>();
-  /** Which section classes inject no call value, and how to build each without a container. */
-  readonly #direct: DirectConstructions;
+  readonly #sections: PreparedSections;
   readonly #signer: StateSigner;
   /** Ids of the saved states being resumed now: a second resume of one waits for no one, it is refused. */
   readonly #resuming = new Set<string>();
@@ -82,7 +69,7 @@ export class AffordanceRuntime {
 
   constructor(container: Container, options: RuntimeOptions = {}) {
     this.container = container;
-    this.#direct = new DirectConstructions(container, scopedServiceIds);
+    this.#sections = new PreparedSections(container);
     this.maxTurns = positiveInteger(options.maxTurns ?? DEFAULT_MAX_TURNS, 'maxTurns');
     this.maxAnswerChars = answerLimit(options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS);
     this.clock = options.clock ?? systemClock;
@@ -94,7 +81,7 @@ export class AffordanceRuntime {
       container,
       clock: this.clock,
       resources: this.#resources,
-      direct: this.#direct,
+      direct: this.#sections.direct,
       nested: (child, adapter, nested) => this.#nested(child, adapter, nested),
     };
     this.#executor = new ToolExecutor({
@@ -115,20 +102,7 @@ export class AffordanceRuntime {
    * @throws ConfigurationError listing each problem with its dependency path and fix.
    */
   prepare(...prompts: Prompt[]): void {
-    for (const prompt of prompts) {
-      if (this.#prepared.has(prompt)) continue;
-      const roots = prompt.sectionClasses as ServiceIdentifier[];
-      // One plan per section class, for both the wiring check and the scopes it reaches.
-      const reachedBy = assertScopesReached(this.container, roots, scopedServiceIds, {
-        bindUnboundRoots: true,
-      });
-      for (const root of roots) {
-        // Every section class is built with `new` and its planned arguments where the application did
-        // not bind it itself (a fraction of a container's resolution), planned on its first call.
-        this.#direct.add(root as object, reachedBy.get(root)?.has('call') === false);
-      }
-      this.#prepared.add(prompt);
-    }
+    this.#sections.prepare(prompts);
   }
 
   /**
@@ -136,7 +110,7 @@ export class AffordanceRuntime {
    * be resolved without a per-call container. @internal
    */
   isCallFree(sectionClass: object): boolean {
-    return this.#direct.isCallFree(sectionClass);
+    return this.#sections.direct.isCallFree(sectionClass);
   }
 
   /**
@@ -144,12 +118,12 @@ export class AffordanceRuntime {
    * container, if it can (planned on its first call). @internal
    */
   directConstruction(sectionClass: object): DirectConstruction | undefined {
-    return this.#direct.of(sectionClass);
+    return this.#sections.direct.of(sectionClass);
   }
 
   /** Builds `sectionClass` with `build` per call, for a section another injector owns (Nest's). @internal */
   provideSection(sectionClass: object, build: (rendered: RenderedPrompt) => object): void {
-    this.#direct.provide(sectionClass, build);
+    this.#sections.direct.provide(sectionClass, build);
   }
 
   /**

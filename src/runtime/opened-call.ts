@@ -13,7 +13,8 @@ import {
   type Invocation,
 } from './call-ending.js';
 import type { GateVerdict } from './policy-gate.js';
-import type { EvaluationScope, ToolCallScope } from './scope/evaluation-scope.js';
+import type { EvaluationScope } from './scope/evaluation-scope.js';
+import type { ToolCallScope } from './scope/tool-call-scope.js';
 import { failureFor } from './tool-call-failure.js';
 import type { CallLimit } from './call-limit.js';
 import type { ToolAttempt } from '../tools/tool-retry.js';

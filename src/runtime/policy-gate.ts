@@ -6,7 +6,7 @@ import type { ToolDefinition } from '../tools/tool-definition.js';
 import type { PolicyCall, PolicyRef, ToolPolicy } from '../tools/tool-policy.js';
 import { ToolResult } from '../tools/tool-result.js';
 import type { ApprovalDecision } from './approval/approval-decision.js';
-import type { ToolCallScope } from './scope/evaluation-scope.js';
+import type { ToolCallScope } from './scope/tool-call-scope.js';
 
 /** What the gate says about a call: run it, refuse it, or wait for a person. @internal */
 export type GateVerdict =

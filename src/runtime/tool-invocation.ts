@@ -1,7 +1,8 @@
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import type { PromptEvaluationError } from '../core/errors/prompt-evaluation-error.js';
 import { ToolValidationError } from '../core/errors/tool-validation-error.js';
-import type { EvaluationScope, ToolCallScope } from './scope/evaluation-scope.js';
+import type { EvaluationScope } from './scope/evaluation-scope.js';
+import type { ToolCallScope } from './scope/tool-call-scope.js';
 import type { CallFrame } from '../session/call-frame.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
