@@ -34,6 +34,8 @@ const entryPoints = {
   durable: [],
   bullmq: ['provider', 'durable'],
   mcp: ['provider'],
+  evals: [],
+  inspector: ['durable', 'mcp'],
 };
 
 const entryNames = Object.keys(entryPoints);

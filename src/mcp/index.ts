@@ -4,6 +4,7 @@
  * Built on the official `@modelcontextprotocol/sdk` (an optional peer,
  * loaded only when a server or connection starts).
  */
+export { HostOriginCheck, type HostOriginCheckOptions } from './host-origin-check.js';
 export { McpHttpHandler } from './mcp-http-handler.js';
 export type {
   McpAuthorization,

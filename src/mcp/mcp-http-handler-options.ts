@@ -78,14 +78,6 @@ export interface McpHttpHandlerOptions {
   readonly idleTimeoutMs?: number | undefined;
 }
 
-/** The loopback host names accepted when `allowedHosts` is left out. @internal */
-export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
-
-/** The loopback origins accepted when `allowedOrigins` is left out. @internal */
-export const LOOPBACK_ORIGINS: readonly string[] = ['http', 'https'].flatMap((scheme) =>
-  LOOPBACK_HOSTS.map((host) => `${scheme}://${host}`),
-);
-
 /** The MCP SDK's request body limit (`DEFAULT_MAX_REQUEST_BODY_SIZE` in its `server/requestBody.js`). @internal */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
