@@ -20,6 +20,16 @@ function pre(value: unknown): string {
   return `<pre>${typeof value === 'string' ? escapeHtml(value) : prettyJson(value)}</pre>`;
 }
 
+/** Arguments sent as JSON text, parsed so they show indented; anything else as it is. */
+function parsedJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
 /** The headline and the expandable parts of one entry. */
 interface Parts {
   readonly title: string;
@@ -49,7 +59,7 @@ function parts(event: ExportedEvent): Parts {
         body:
           `<p class="reason">${escapeHtml(event.reason)}</p>` +
           (event.message === null ? '' : `<p class="message">${escapeHtml(event.message)}</p>`) +
-          block('Arguments', pre(event.arguments)),
+          block('Arguments', pre(parsedJson(event.arguments))),
       };
     case 'guardrail':
       return {
@@ -101,7 +111,7 @@ function toolCallParts(event: ExportedToolCall): Parts {
     badge: 'tool',
     outcome: event.outcome,
     body:
-      block('Arguments', pre(event.arguments)) +
+      block('Arguments', pre(parsedJson(event.arguments))) +
       block('Result', pre({ message: event.resultMessage, value: event.value })) +
       block('What the model read', pre(event.message)) +
       (event.attempts.length === 0 ? '' : block('Attempts', pre(event.attempts))),
