@@ -82,6 +82,13 @@ function parseInspectArgs(args: readonly string[]): InspectRequest {
     const [flag, inline] = arg.includes('=')
       ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
       : [arg, undefined];
+    if (!['--port', '--host', '--allowed-host'].includes(flag)) {
+      throw cliError(
+        flag,
+        `${JSON.stringify(flag)} is not an option.`,
+        'run affordance-inspect --help for the options.',
+      );
+    }
     const value = inline ?? args[(at += 1)];
     if (value === undefined || value === '')
       throw cliError(flag, 'the option has no value.', `pass ${flag} <value>.`);
@@ -94,13 +101,7 @@ function parseInspectArgs(args: readonly string[]): InspectRequest {
           'pass a whole number from 0 to 65535.',
         );
     } else if (flag === '--host') host = value;
-    else if (flag === '--allowed-host') allowedHosts.push(value);
-    else
-      throw cliError(
-        flag,
-        `${JSON.stringify(flag)} is not an option.`,
-        'run affordance-inspect --help for the options.',
-      );
+    else allowedHosts.push(value);
   }
   if (sessions === undefined) {
     throw cliError(
