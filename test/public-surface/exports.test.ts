@@ -565,6 +565,8 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'runEvaluationJob',
   ],
   'affordance/mcp': [
+    'HostOriginCheck',
+    'HostOriginCheckOptions',
     'McpAuthorization',
     'McpAuthorize',
     'McpCallContext',
@@ -586,6 +588,45 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'serveMcpStdio',
     'SkippedMcpTool',
   ],
+  'affordance/evals': [
+    'EvalCaseResult',
+    'EvalComparison',
+    'EvalReport',
+    'EvalReportHtmlOptions',
+    'EvalScore',
+    'EvalScorerSummary',
+    'EvalToolCall',
+    'EvalTrial',
+    'InspectorHref',
+    'renderEvalReportHtml',
+  ],
+  'affordance/inspector': [
+    'createInspectorHandler',
+    'createInspectorServer',
+    'ExportedAnswer',
+    'ExportedApproval',
+    'ExportedApprovalInput',
+    'ExportedEvaluation',
+    'ExportedEvent',
+    'ExportedEventBase',
+    'ExportedGuardrail',
+    'ExportedLoopIntervention',
+    'ExportedPromptRendered',
+    'ExportedToolCall',
+    'ExportedUsage',
+    'exportSession',
+    'ExportSessionOptions',
+    'exportStoredSession',
+    'InspectorHandler',
+    'InspectorHandlerOptions',
+    'InspectorHtmlOptions',
+    'InspectorServer',
+    'InspectorServerOptions',
+    'readSessionExports',
+    'renderInspectorHtml',
+    'SESSION_EXPORT_FORMAT',
+    'SessionExport',
+  ],
 };
 
 const files: Readonly<Record<string, string>> = {
@@ -602,6 +643,8 @@ const files: Readonly<Record<string, string>> = {
   'affordance/durable': 'src/durable/index.ts',
   'affordance/bullmq': 'src/bullmq/index.ts',
   'affordance/mcp': 'src/mcp/index.ts',
+  'affordance/evals': 'src/evals/index.ts',
+  'affordance/inspector': 'src/inspector/index.ts',
 };
 
 function exportedNames(): Record<string, string[]> {
