@@ -108,7 +108,14 @@ async function answer(
   let path = url.pathname;
   if (base !== '' && (path === base || path.startsWith(`${base}/`))) path = path.slice(base.length);
   if (path === '' || path === '/') {
-    send(res, req, 200, 'text/html', await indexPage(source, base, url.searchParams.get('id')));
+    const id = url.searchParams.get('id');
+    if (id !== null && id !== '') {
+      // The index form of a store: on to the session's page.
+      res.setHeader('Location', `${base}/sessions/${encodeURIComponent(id)}`);
+      send(res, req, 303, 'text/plain', 'See Other');
+      return;
+    }
+    send(res, req, 200, 'text/html', await indexPage(source, base));
     return;
   }
   const match = /^\/sessions\/([^/]+?)(\.json)?$/.exec(path);
@@ -135,19 +142,12 @@ async function answer(
   else send(res, req, 200, 'text/html', renderInspectorHtml(exports));
 }
 
-async function indexPage(
-  source: InspectorSource,
-  base: string,
-  id: string | null,
-): Promise<string> {
+async function indexPage(source: InspectorSource, base: string): Promise<string> {
   const names = await source.list();
   const link = (name: string) => `${base}/sessions/${encodeURIComponent(name)}`;
   const body =
     names === undefined
-      ? `<form method="get" action="${escapeHtml(`${base}/`)}"><label>Session id <input name="id" required></label> <button>Open</button></form>` +
-        (id === null
-          ? ''
-          : `<p><a id="open" href="${escapeHtml(link(id))}">Open session ${escapeHtml(id)}</a></p>`)
+      ? `<form method="get" action="${escapeHtml(`${base}/`)}"><label>Session id <input name="id" required></label> <button>Open</button></form>`
       : names.length === 0
         ? '<p>No session exports here.</p>'
         : `<ul class="sessions">${names.map((name) => `<li><a href="${escapeHtml(link(name))}">${escapeHtml(name)}</a> <a class="json" href="${escapeHtml(`${link(name)}.json`)}">JSON</a></li>`).join('')}</ul>`;
