@@ -223,16 +223,17 @@ describe('the inspector over a session store', () => {
       expect((await get(server, '/sessions/no-such-session')).status).toBe(404);
       const index = await get(server, '/');
       expect(index.body).toContain('<input name="id"');
-      const opened = await new Promise<{ status?: number; location?: string }>(
-        (resolve, reject) => {
-          const req = request(`${server.url}/?id=desk-session-1`, (res) => {
-            res.resume();
-            resolve({ status: res.statusCode, location: res.headers.location });
-          });
-          req.on('error', reject);
-          req.end();
-        },
-      );
+      const opened = await new Promise<{
+        status: number | undefined;
+        location: string | undefined;
+      }>((resolve, reject) => {
+        const req = request(`${server.url}/?id=desk-session-1`, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode, location: res.headers.location });
+        });
+        req.on('error', reject);
+        req.end();
+      });
       expect(opened).toEqual({ status: 303, location: '/sessions/desk-session-1' });
     } finally {
       await server.close();
