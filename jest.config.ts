@@ -34,6 +34,9 @@ const shared = {
 const slowSuites = [
   '/test/docs/site.test.ts', // builds the docs site, crawls it in chromium
   '/test/examples/chat-page.test.ts', // chromium
+  '/test/evals/eval-report-html.test.ts', // chromium
+  '/test/inspector/inspector-page.test.ts', // chromium
+  '/test/inspector/inspect-cli.test.ts', // builds the package, spawns the command
   '/test/hardening/consumer-package.test.ts', // npm pack, tsc
   '/test/hardening/hostile-patterns.test.ts', // child processes with hostile input
   '/test/hardening/dispatch.property.test.ts', // property test, thousands of evaluations
