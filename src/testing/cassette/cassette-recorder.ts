@@ -9,6 +9,7 @@ import type { CassetteInteraction, CassetteStreamPart } from './cassette-format.
 import type { CassetteRedactor } from './cassette-redactor.js';
 import { cassetteKey, cassetteRequestOf } from './cassette-request.js';
 import { cassettePartOf, cassetteTurnOf } from './cassette-turn.js';
+import { redactParts } from './redact-parts.js';
 
 /**
  * Sends requests to a live adapter and adds each request with the turn it
@@ -50,10 +51,10 @@ export class CassetteRecorder {
           key: cassetteKey(sent),
           request: sent,
           turn: this.redactor.json(cassetteTurnOf(part.turn)),
-          parts,
+          parts: redactParts(parts, (text) => this.redactor.text(text)),
         });
       } else {
-        parts.push(this.redactor.json(cassettePartOf(part)));
+        parts.push(cassettePartOf(part));
       }
       yield part;
     }
