@@ -42,6 +42,8 @@ export class CassetteMismatchError extends ConfigurationError {
         "records the requests missing, mode 'record' records everything again. Or undo the change that altered the request.",
     });
     this.name = 'CassetteMismatchError';
+    // The differences are a list: the fix goes on a line of its own after it.
+    this.message = `${this.subject}: ${this.problem}\nFix: ${this.fix}`;
     this.sent = mismatch.sent;
     this.nearest = mismatch.nearest;
     this.differences = mismatch.differences;
@@ -67,6 +69,6 @@ function problemOf(mismatch: CassetteMismatch): string {
       : '';
   return (
     `${subject} has no recorded answer. The nearest recorded request (interaction #${mismatch.nearest.index + 1}) ` +
-    `differs in ${mismatch.differences.length} place(s):${lines.join('')}${more}\n`
+    `differs in ${mismatch.differences.length} place(s):${lines.join('')}${more}`
   );
 }

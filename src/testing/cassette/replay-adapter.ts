@@ -33,7 +33,7 @@ export interface ReplayAdapterOptions extends CassetteRedaction {
   /** `replay` by default: offline, a request the cassette lacks fails with a `CassetteMismatchError`. */
   readonly mode?: CassetteMode;
   /** The adapter to record from; required by `record-missing` and `record`, never called by `replay`. */
-  readonly live?: ProviderAdapter;
+  readonly live?: ProviderAdapter | undefined;
 }
 
 /**
