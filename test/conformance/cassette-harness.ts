@@ -70,7 +70,7 @@ class WholeAnswers extends ProviderAdapter {
 /** A provider that never answers: each request waits until its signal aborts. */
 class NeverAnswers extends ProviderAdapter {
   readonly name: string;
-  readonly model: string | undefined;
+  override readonly model: string | undefined;
   readonly capabilities: ProviderCapabilities;
 
   constructor(cassette: Cassette) {
