@@ -7,6 +7,7 @@ import {
   type ProviderStreamPart,
   type ProviderTurn,
   type ToolSpec,
+  toolSpecOf,
 } from '../../provider/index.js';
 import { ConfigurationError, type ToolDefinition } from '../../index.js';
 import { Cassette } from './cassette.js';
@@ -138,8 +139,18 @@ export class ReplayAdapter extends ProviderAdapter {
     yield { type: 'turn', turn };
   }
 
+  /**
+   * The live adapter's spec when there is one; otherwise the schema choice the
+   * recording made for a tool of that name (an adapter may send some tools
+   * non-strict, e.g. OpenAI's shell tool), else the recorded capabilities'.
+   */
   override toolSpec(tool: ToolDefinition, descriptions?: ReadonlyMap<string, string>): ToolSpec {
-    return this.#live?.toolSpec(tool, descriptions) ?? super.toolSpec(tool, descriptions);
+    if (this.#live !== undefined) return this.#live.toolSpec(tool, descriptions);
+    const strict = this.#recordedStrict().get(tool.name);
+    const spec = super.toolSpec(tool, descriptions);
+    return strict === undefined || strict === spec.strict
+      ? spec
+      : toolSpecOf(tool, strict, descriptions);
   }
 
   override validate(tools: readonly ToolDefinition[]): void {
@@ -168,6 +179,15 @@ export class ReplayAdapter extends ProviderAdapter {
     }
     if (this.mode === 'record-missing') return 'record';
     throw this.#mismatch(sent, key);
+  }
+
+  /** Whether each recorded tool was sent strict, by name (the latest recording wins). */
+  #recordedStrict(): Map<string, boolean> {
+    const strict = new Map<string, boolean>();
+    for (const interaction of this.#cassette.interactions) {
+      for (const tool of interaction.request.tools) strict.set(tool.name, tool.strict);
+    }
+    return strict;
   }
 
   #recording(): CassetteRecorder {

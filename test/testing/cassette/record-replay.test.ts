@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ConfigurationError, PromptEvaluationError } from 'affordance';
+import { ConfigurationError, MarkdownSection, Prompt, PromptEvaluationError } from 'affordance';
 import {
   type AdapterHarness,
   Cassette,
@@ -14,8 +14,6 @@ import { anthropicHarness } from '../../conformance/anthropic-harness.js';
 import { openAIHarness } from '../../conformance/openai-harness.js';
 import { catchRejection } from '../../support/catch-error.js';
 import { orderDesk } from '../../support/order-desk.js';
-import { MarkdownSection } from '../../../src/prompt/markdown-section.js';
-import { Prompt } from '../../../src/prompt/prompt.js';
 import { cassetteFolder, freshRuntime, orderScript, runDesk } from './cassette-support.js';
 
 /** The order desk with another instruction: the change a prompt author makes. */

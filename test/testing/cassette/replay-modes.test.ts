@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 
-import { ConfigurationError, PromptEvaluationError } from 'affordance';
+import {
+  ConfigurationError,
+  MarkdownSection,
+  Prompt,
+  PromptEvaluationError,
+  type ToolDefinition,
+} from 'affordance';
+import { type ToolSpec, toolSpecOf } from 'affordance/provider';
 import {
   Cassette,
   CassetteMismatchError,
@@ -12,8 +19,6 @@ import {
 
 import { catchRejection } from '../../support/catch-error.js';
 import { orderDesk } from '../../support/order-desk.js';
-import { MarkdownSection } from '../../../src/prompt/markdown-section.js';
-import { Prompt } from '../../../src/prompt/prompt.js';
 import { cassetteFolder, freshRuntime } from './cassette-support.js';
 
 const answer = [
@@ -113,6 +118,32 @@ describe('ReplayAdapter modes and errors', () => {
       `Cassette '${file}': It cannot be replayed: it is format version 99; this build reads version 1. ` +
         "Fix: Record it again: a ReplayAdapter with mode 'record' and a live adapter (or a RecordingAdapter) writes a new one.",
     );
+  });
+
+  it('offers each tool with the schema choice of the recording when no live adapter is given', async () => {
+    /** Strict tools, but `lookup_order` sent non-strict (as OpenAI sends its shell tool). */
+    class LooseLookup extends ScriptedAdapter {
+      override readonly capabilities = {
+        ...new ScriptedAdapter([]).capabilities,
+        strictTools: true,
+      };
+      override toolSpec(
+        tool: ToolDefinition,
+        descriptions?: ReadonlyMap<string, string>,
+      ): ToolSpec {
+        return toolSpecOf(tool, tool.name !== 'lookup_order', descriptions);
+      }
+    }
+    const file = join(cassetteFolder(), 'desk.json');
+    const recording = new RecordingAdapter(new LooseLookup(answer), { cassette: file });
+    await freshRuntime().evaluate(orderDesk([]), { adapter: recording });
+    const replay = new ReplayAdapter({ cassette: file });
+    const response = await freshRuntime().evaluate(orderDesk([]), { adapter: replay });
+    expect(response.text).toBe('A-1 has shipped.');
+    expect(Cassette.read(file)?.interactions[0]?.request.tools.map((tool) => tool.strict)).toEqual([
+      false,
+      false,
+    ]);
   });
 
   it('carries the recorded name, model and capabilities', () => {
