@@ -51,7 +51,7 @@ export class CassetteRecorder {
           key: cassetteKey(sent),
           request: sent,
           turn: this.redactor.json(cassetteTurnOf(part.turn)),
-          parts: redactParts(parts, (text) => this.redactor.text(text)),
+          parts: redactParts(parts, this.redactor.scrubber()),
         });
       } else {
         parts.push(cassettePartOf(part));

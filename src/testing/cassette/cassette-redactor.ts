@@ -29,38 +29,52 @@ export interface CassetteRedaction {
  * of the usual environment variables, the configured `secrets`), then `redact`.
  */
 export class CassetteRedactor {
-  readonly #redactor: SecretRedactor;
+  readonly #secrets: () => unknown[];
   readonly #redact: ((text: string) => string) | undefined;
 
   constructor(options: CassetteRedaction, live?: ProviderAdapter) {
     const secrets = options.secrets;
-    this.#redactor = new SecretRedactor(() => [
+    this.#secrets = () => [
       ...(typeof secrets === 'function' ? secrets() : (secrets ?? [])),
       ...clientKeys(live),
       ...KEY_VARIABLES.map((name) => process.env[name]),
-    ]);
+    ];
     this.#redact = options.redact;
   }
 
   /** `text` scrubbed. */
   text(text: string): string {
-    const scrubbed = this.#redactor.text(text);
-    return this.#redact === undefined ? scrubbed : this.#redact(scrubbed);
+    return this.scrubber()(text);
   }
 
-  /** A copy of JSON data with every string (keys excepted) scrubbed. */
+  /**
+   * A JSON copy of plain data with every string (keys excepted) scrubbed:
+   * undefined fields dropped, undefined list items as `null`, as `JSON.stringify` would.
+   */
   json<T>(value: T): T {
-    return this.#walk(value) as T;
+    return walk(value, this.scrubber()) as T;
   }
 
-  #walk(value: unknown): unknown {
-    if (typeof value === 'string') return this.text(value);
-    if (Array.isArray(value)) return value.map((item: unknown) => this.#walk(item));
-    if (value === null || typeof value !== 'object') return value;
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = this.#walk(item);
-    return copy;
+  /** Scrubs strings with the secrets as they are now (read once: a request holds many strings). */
+  scrubber(): (text: string) => string {
+    const secrets = this.#secrets();
+    const redactor = new SecretRedactor(() => secrets);
+    const redact = this.#redact;
+    return redact === undefined
+      ? (text) => redactor.text(text)
+      : (text) => redact(redactor.text(text));
   }
+}
+
+function walk(value: unknown, scrub: (text: string) => string): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((item: unknown) => walk(item, scrub) ?? null);
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item !== undefined) copy[key] = walk(item, scrub);
+  }
+  return copy;
 }
 
 /** The keys of the SDK client `live.client`, when the adapter exposes one (OpenAI, Anthropic). */

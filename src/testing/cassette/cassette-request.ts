@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { outputJsonSchema, type ProviderRequest } from '../../provider/index.js';
 import type { CassetteMessage, CassetteRequest } from './cassette-format.js';
 import type { CassetteRedactor } from './cassette-redactor.js';
-import { jsonCopy, stableJson } from './stable-json.js';
+import { stableJson } from './stable-json.js';
 
 /**
  * The part of `request` a cassette records and matches on, redacted: the
@@ -46,20 +46,20 @@ export function cassetteRequestOf(
           container: request.output.container,
           schema: outputJsonSchema(request.output.type, request.output.container),
         };
-  return redactor.json(
-    jsonCopy({
-      prompt: request.prompt.label,
-      messages,
-      tools: request.tools.map((spec) => ({
-        name: spec.name,
-        description: spec.description,
-        parameters: spec.parameters,
-        strict: spec.strict,
-      })),
-      toolChoice: request.toolChoice,
-      output,
-    }) as CassetteRequest,
-  );
+  const recorded: CassetteRequest = {
+    prompt: request.prompt.label,
+    messages,
+    tools: request.tools.map((spec) => ({
+      name: spec.name,
+      description: spec.description,
+      parameters: spec.parameters,
+      strict: spec.strict,
+    })),
+    toolChoice: request.toolChoice,
+    output,
+  };
+  // The redactor's copy is plain JSON (undefined fields dropped), as the file holds it.
+  return redactor.json(recorded);
 }
 
 /** The stable hash of a recorded request: equal requests (key order aside), equal keys. */
