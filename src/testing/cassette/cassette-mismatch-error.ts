@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../../index.js';
+import { type AffordanceError, ConfigurationError } from '../../index.js';
 import type { CassetteRequest } from './cassette-format.js';
 import type { RequestDifference } from './request-diff.js';
 
@@ -32,6 +32,20 @@ export class CassetteMismatchError extends ConfigurationError {
   readonly nearest: { readonly index: number; readonly request: CassetteRequest } | undefined;
   /** How the nearest recorded request differs from the one sent. */
   readonly differences: readonly RequestDifference[];
+
+  /**
+   * Whether `value` is a cassette mismatch, from any copy of affordance (its
+   * code is `configuration`, shared with every `ConfigurationError`, so the name is checked too).
+   */
+  static override is<T extends abstract new (...args: never[]) => AffordanceError>(
+    this: T,
+    value: unknown,
+  ): value is InstanceType<T> {
+    return (
+      ConfigurationError.is(value) &&
+      (value as { readonly name?: unknown }).name === 'CassetteMismatchError'
+    );
+  }
 
   constructor(mismatch: CassetteMismatch) {
     super({

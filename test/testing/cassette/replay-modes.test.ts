@@ -60,6 +60,7 @@ describe('ReplayAdapter modes and errors', () => {
     );
     const mismatch = error.cause as CassetteMismatchError;
     expect(mismatch).toBeInstanceOf(CassetteMismatchError);
+    expect(CassetteMismatchError.is(mismatch)).toBe(true);
     expect(mismatch.differences.map((difference) => difference.path)).toEqual([
       "tools['lookup_order'].description",
       "tools['annotate']",
@@ -113,7 +114,7 @@ describe('ReplayAdapter modes and errors', () => {
         return thrown;
       }
     })();
-    expect(ConfigurationError.is(error)).toBe(true);
+    expect([ConfigurationError.is(error), CassetteMismatchError.is(error)]).toEqual([true, false]);
     expect((error as Error).message).toBe(
       `Cassette '${file}': It cannot be replayed: it is format version 99; this build reads version 1. ` +
         "Fix: Record it again: a ReplayAdapter with mode 'record' and a live adapter (or a RecordingAdapter) writes a new one.",
