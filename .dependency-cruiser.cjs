@@ -34,6 +34,7 @@ const entryPoints = {
   durable: [],
   bullmq: ['provider', 'durable'],
   mcp: ['provider'],
+  evals: ['durable'],
 };
 
 const entryNames = Object.keys(entryPoints);
