@@ -31,8 +31,12 @@ export interface LlmJudgeOptions<V extends object = JudgeVerdict> {
   readonly name?: string;
   /** What a good answer is: the judge prompt's instructions (markdown). */
   readonly rubric: string;
-  /** The adapter the judge runs on (any provider); by default the one bound in the runtime's container. */
-  readonly adapter?: ProviderAdapter;
+  /**
+   * The adapter the judge runs on (any provider), or a function giving one per
+   * trial (e.g. a `ScriptedAdapter` in tests); by default the one bound in the
+   * runtime's container.
+   */
+  readonly adapter?: ProviderAdapter | ((trial: EvalObservation) => ProviderAdapter);
   /**
    * The verdict's class, validated by class-validator like any structured
    * output; {@link JudgeVerdict} by default. A class of your own needs
@@ -79,16 +83,18 @@ export function llmJudge<V extends object = JudgeVerdict>(options: LlmJudgeOptio
     name,
     async score(trial: EvalObservation) {
       if (trial.answer === null) return passFail(name, false, noAnswer(trial));
+      const given = options.adapter;
+      const adapter = typeof given === 'function' ? given(trial) : given;
       const response = await trial.runtime.evaluate(prompt, {
-        ...(options.adapter === undefined ? {} : { adapter: options.adapter }),
+        ...(adapter === undefined ? {} : { adapter }),
         input: judgeInput(trial),
         session: new Session(),
       });
-      const given = response.output;
-      if (given === null || Array.isArray(given)) {
+      const verdictGiven = response.output;
+      if (verdictGiven === null || Array.isArray(verdictGiven)) {
         return passFail(name, false, 'the judge gave no verdict');
       }
-      const { score, reason } = read(given);
+      const { score, reason } = read(verdictGiven);
       if (!(score >= 0 && score <= 1)) {
         return passFail(name, false, `the judge's score ${String(score)} is outside 0..1`);
       }
