@@ -8,7 +8,7 @@ import {
   type Session,
 } from '../index.js';
 import { EVAL_CASE_ID_PATTERN, type EvalCase } from './eval-case.js';
-import type { EvalScorerRef } from './eval-scorer.js';
+import type { EvalScorerRef } from './eval-case.js';
 
 /** What a suite's `run` function gets for one trial. */
 export interface EvalRunContext {

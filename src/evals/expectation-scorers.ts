@@ -1,5 +1,5 @@
 import type { EvalExpectations } from './eval-case.js';
-import type { EvalScorer } from './eval-scorer.js';
+import type { EvalScorer } from './eval-case.js';
 import { answerContains, answerEquals, answerMatches } from './scorers/answer-scorers.js';
 import { withinBudget } from './scorers/budget-scorer.js';
 import { outputFields } from './scorers/output-scorers.js';

@@ -21,14 +21,14 @@ export type {
   EvalTrial,
 } from './eval-report.js';
 export type { EvalProgress, EvalProgressStream } from './eval-progress.js';
-export {
-  passFail,
-  type EvalObservation,
-  type EvalScorer,
-  type EvalScorerClass,
-  type EvalScorerRef,
-  type EvalUsage,
-} from './eval-scorer.js';
+export { passFail } from './pass-fail.js';
+export type {
+  EvalObservation,
+  EvalScorer,
+  EvalScorerClass,
+  EvalScorerRef,
+  EvalUsage,
+} from './eval-case.js';
 export type { EvalSessionsOption } from './eval-sessions.js';
 export {
   defineEvalSuite,

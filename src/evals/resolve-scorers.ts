@@ -2,7 +2,7 @@ import { Container, type Newable } from 'inversify';
 
 import { type AffordanceRuntime, ConfigurationError } from '../index.js';
 import type { EvalCase } from './eval-case.js';
-import type { EvalScorer, EvalScorerRef } from './eval-scorer.js';
+import type { EvalScorer, EvalScorerRef } from './eval-case.js';
 import type { EvalSuite } from './eval-suite.js';
 import { expectationScorers } from './expectation-scorers.js';
 

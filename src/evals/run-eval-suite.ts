@@ -5,7 +5,7 @@ import { type AffordanceRuntime, ConfigurationError, Deadline } from '../index.j
 import type { EvalCase } from './eval-case.js';
 import type { EvalReport, EvalTrial } from './eval-report.js';
 import { type EvalProgress, type EvalProgressStream, progressWriter } from './eval-progress.js';
-import type { EvalScorer } from './eval-scorer.js';
+import type { EvalScorer } from './eval-case.js';
 import { evalSessions, type EvalSessionsOption } from './eval-sessions.js';
 import type { EvalSuite } from './eval-suite.js';
 import { ScorerResolver } from './resolve-scorers.js';

@@ -11,7 +11,7 @@ import {
 } from '../index.js';
 import type { EvalCase } from './eval-case.js';
 import type { EvalScore, EvalTrial } from './eval-report.js';
-import type { EvalObservation, EvalScorer, EvalUsage } from './eval-scorer.js';
+import type { EvalObservation, EvalScorer, EvalUsage } from './eval-case.js';
 import type { EvalRunContext, EvalSuite } from './eval-suite.js';
 import type { EvalSessions, OpenedTrialSession } from './eval-sessions.js';
 

@@ -1,5 +1,6 @@
 import { compileLinearPattern, ConfigurationError } from '../../index.js';
-import { passFail, shown, type EvalObservation, type EvalScorer } from '../eval-scorer.js';
+import { type EvalObservation, type EvalScorer } from '../eval-case.js';
+import { passFail, shown } from '../pass-fail.js';
 
 /** Options of the answer scorers. */
 export interface AnswerScorerOptions {

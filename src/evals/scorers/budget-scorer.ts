@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../../index.js';
-import { passFail, type EvalObservation, type EvalScorer } from '../eval-scorer.js';
+import { type EvalObservation, type EvalScorer } from '../eval-case.js';
+import { passFail } from '../pass-fail.js';
 
 /** The limits of {@link withinBudget}; give at least one. */
 export interface EvalBudget {

@@ -9,7 +9,8 @@ import {
   type ProviderAdapter,
   Session,
 } from '../../index.js';
-import { passFail, type EvalObservation, type EvalScorer } from '../eval-scorer.js';
+import { type EvalObservation, type EvalScorer } from '../eval-case.js';
+import { passFail } from '../pass-fail.js';
 import { noAnswer } from './answer-scorers.js';
 
 /** The judge's verdict by default: a score from 0 to 1 and why. */

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 
 import { ConfigurationError } from '../../index.js';
-import { passFail, shown, type EvalObservation, type EvalScorer } from '../eval-scorer.js';
+import { type EvalObservation, type EvalScorer } from '../eval-case.js';
+import { passFail, shown } from '../pass-fail.js';
 import { noAnswer } from './answer-scorers.js';
 import { valueAt } from './deep-match.js';
 

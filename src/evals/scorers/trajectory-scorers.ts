@@ -2,7 +2,8 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 
 import { ConfigurationError, type DataClass, type ToolInvoked } from '../../index.js';
-import { passFail, type EvalObservation, type EvalScorer } from '../eval-scorer.js';
+import { type EvalObservation, type EvalScorer } from '../eval-case.js';
+import { passFail } from '../pass-fail.js';
 import { partialMismatch } from './deep-match.js';
 
 /**
