@@ -12,7 +12,7 @@ import {
 import type { EvalCase } from './eval-case.js';
 import type { EvalScore, EvalTrial } from './eval-report.js';
 import type { EvalObservation, EvalScorer, EvalUsage } from './eval-case.js';
-import type { EvalRunContext, EvalSuite } from './eval-suite.js';
+import type { EvalRun, EvalRunContext, EvalSuite } from './eval-suite.js';
 import type { EvalSessions, OpenedTrialSession } from './eval-sessions.js';
 
 /** What one trial needs besides its case. */
@@ -77,6 +77,16 @@ async function runWithDeadline(
   evalCase: EvalCase,
   context: Omit<EvalRunContext, 'deadline' | 'signal'>,
 ): Promise<{ response: PromptResponse | undefined; error: string | undefined }> {
+  if (setup.suite.run === undefined) {
+    // runtime.evaluate stops at its deadline itself (requests and tool calls included).
+    try {
+      const deadline = Deadline.in(setup.deadlineMs);
+      return answered(await runPrompt(setup, evalCase, context, deadline));
+    } catch (thrown) {
+      return { response: undefined, error: messageOf(thrown) };
+    }
+  }
+  // A run function may not pass the deadline on: it is also raced and aborted here.
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -87,20 +97,16 @@ async function runWithDeadline(
         reject(new Error(`the case took longer than its deadline of ${setup.deadlineMs} ms`));
       }, setup.deadlineMs);
     });
-    const run = runCase(setup, evalCase, { ...context, deadline, signal: controller.signal });
+    const run = (setup.suite.run as EvalRun)(evalCase, {
+      ...context,
+      deadline,
+      signal: controller.signal,
+    });
     // A run still going at the deadline may fail later: nobody awaits it then.
     run.catch(() => undefined);
-    const response = await Promise.race([run, expired]);
-    if (response.status === 'interrupted') {
-      const pending = response.interruption.pending.map((call) => call.name).join(', ');
-      return { response, error: `the evaluation paused for approval of ${pending}` };
-    }
-    return { response, error: undefined };
+    return answered(await Promise.race([run, expired]));
   } catch (thrown) {
-    return {
-      response: undefined,
-      error: thrown instanceof Error ? thrown.message : String(thrown),
-    };
+    return { response: undefined, error: messageOf(thrown) };
   } finally {
     clearTimeout(timer);
   }
@@ -117,22 +123,35 @@ async function kept(opened: OpenedTrialSession, entry: EvalTrial): Promise<EvalT
   }
 }
 
-function runCase(
+/** The response, or the failure of a paused evaluation. */
+function answered(response: PromptResponse): {
+  response: PromptResponse;
+  error: string | undefined;
+} {
+  if (response.status !== 'interrupted') return { response, error: undefined };
+  const pending = response.interruption.pending.map((call) => call.name).join(', ');
+  return { response, error: `the evaluation paused for approval of ${pending}` };
+}
+
+function messageOf(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
+}
+
+/** One evaluation of the suite's prompt with the case's input and params. */
+function runPrompt(
   setup: TrialSetup,
   evalCase: EvalCase,
-  context: EvalRunContext,
+  context: Omit<EvalRunContext, 'deadline' | 'signal'>,
+  deadline: Deadline,
 ): Promise<PromptResponse> {
-  const { suite } = setup;
-  if (suite.run !== undefined) return suite.run(evalCase, context);
   // defineEvalSuite checked that a suite without run has a prompt.
-  const prompt = suite.prompt as NonNullable<EvalSuite['prompt']>;
+  const prompt = setup.suite.prompt as NonNullable<EvalSuite['prompt']>;
   return setup.runtime.evaluate(prompt, {
     ...(context.adapter === undefined ? {} : { adapter: context.adapter }),
     ...(evalCase.input === undefined ? {} : { input: evalCase.input }),
     ...(evalCase.params === undefined ? {} : { params: evalCase.params }),
     session: context.session,
-    deadline: context.deadline,
-    signal: context.signal,
+    deadline,
   });
 }
 

@@ -253,6 +253,8 @@ describe('llmJudge', () => {
     const report = await runEvalSuite(suite, { runtime: runtime(), progress: false });
     const score = report.cases[0]?.trials[0]?.scores[0];
     expect(score?.passed).toBe(false);
-    expect(score?.reason).toMatch(/^the scorer failed: .*Output JudgeVerdict: .*score: must not be greater than 1/);
+    expect(score?.reason).toMatch(
+      /^the scorer failed: .*Output JudgeVerdict: .*score: must not be greater than 1/,
+    );
   });
 });

@@ -297,6 +297,36 @@ describe('runEvalSuite', () => {
     expect(quick?.passAtK).toBe(1);
   });
 
+  it('runs a suite through its run function, and stops one that ignores the deadline', async () => {
+    const prompt = orderDeskPrompt();
+    const suite = defineEvalSuite({
+      name: 'run-function',
+      run: (evalCase, context) =>
+        evalCase.id === 'ignores-deadline'
+          ? new Promise(() => undefined)
+          : context.runtime.evaluate(prompt, {
+              adapter: scriptedAdapterFor(evalCase, context.trial),
+              input: `${evalCase.input ?? ''} (trial ${context.trial})`,
+              session: context.session,
+              deadline: context.deadline,
+              signal: context.signal,
+            }),
+      scorers: [calledTool('refund_order')],
+      cases: [
+        { id: 'refunds', input: 'A-17 is late', data: { script: goodRefund } },
+        { id: 'ignores-deadline', input: 'x' },
+      ],
+    });
+    const report = await runEvalSuite(suite, {
+      runtime: runtime(),
+      deadlineMs: 1000,
+      progress: false,
+    });
+    const [refunds, stuck] = report.cases;
+    expect(refunds?.passAtK).toBe(1);
+    expect(stuck?.trials[0]?.error).toBe('the case took longer than its deadline of 1000 ms');
+  });
+
   it('resolves a custom scorer class from the runtime container, with its injected services', async () => {
     @injectable()
     class RefundRules {
