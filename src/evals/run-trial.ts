@@ -12,7 +12,7 @@ import {
 import type { EvalCase } from './eval-case.js';
 import type { EvalScore, EvalTrial } from './eval-report.js';
 import type { EvalObservation, EvalScorer, EvalUsage } from './eval-case.js';
-import type { EvalRun, EvalRunContext, EvalSuite } from './eval-suite.js';
+import type { EvalRunContext, EvalSuite } from './eval-suite.js';
 import type { EvalSessions, OpenedTrialSession } from './eval-sessions.js';
 
 /** What one trial needs besides its case. */
@@ -97,7 +97,7 @@ async function runWithDeadline(
         reject(new Error(`the case took longer than its deadline of ${setup.deadlineMs} ms`));
       }, setup.deadlineMs);
     });
-    const run = (setup.suite.run as EvalRun)(evalCase, {
+    const run = (setup.suite.run)(evalCase, {
       ...context,
       deadline,
       signal: controller.signal,
