@@ -35,6 +35,7 @@ export const guideGroups: { text: string; items: [slug: string, title: string][]
       ['streaming', 'Streaming'],
       ['policies-and-approvals', 'Policies and approvals'],
       ['testing', 'Testing your agents'],
+      ['evals', 'Evaluating agents'],
       ['planning-and-filesystem', 'Planning and filesystem tools'],
     ],
   },
