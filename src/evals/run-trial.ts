@@ -97,7 +97,7 @@ async function runWithDeadline(
         reject(new Error(`the case took longer than its deadline of ${setup.deadlineMs} ms`));
       }, setup.deadlineMs);
     });
-    const run = (setup.suite.run)(evalCase, {
+    const run = setup.suite.run(evalCase, {
       ...context,
       deadline,
       signal: controller.signal,
