@@ -36,6 +36,7 @@ export const guideGroups: { text: string; items: [slug: string, title: string][]
       ['policies-and-approvals', 'Policies and approvals'],
       ['testing', 'Testing your agents'],
       ['cassettes', 'Recording and replaying providers'],
+      ['evals', 'Evaluating agents'],
       ['inspector', 'Inspecting sessions'],
       ['planning-and-filesystem', 'Planning and filesystem tools'],
     ],
