@@ -37,6 +37,7 @@ const slowSuites = [
   '/test/evals/eval-report-html.test.ts', // chromium
   '/test/inspector/inspector-page.test.ts', // chromium
   '/test/inspector/inspect-cli.test.ts', // builds the package, spawns the command
+  '/test/evals/eval-cli.test.ts', // builds the package and the examples, spawns the command
   '/test/hardening/consumer-package.test.ts', // npm pack, tsc
   '/test/hardening/hostile-patterns.test.ts', // child processes with hostile input
   '/test/hardening/dispatch.property.test.ts', // property test, thousands of evaluations
@@ -55,6 +56,8 @@ const config: Config = {
   // 2-core machine. Tests that start servers set their own, longer, budgets.
   // (A global option: jest ignores it inside a project.)
   testTimeout: 60_000,
+  // Compiles dist/ and .build/ once before the suites (test/support/build-once.ts).
+  globalSetup: '<rootDir>/test/support/build-once.ts',
   projects: [
     {
       ...shared,
