@@ -109,6 +109,9 @@ export default function run(): Promise<void> {
     ),
   );
   console.log(line('installAffordance + prepare + first render', first));
+  // CPU time moves less than wall time when other processes share the cores.
+  const cpu = perRound((b) => b.firstBuildCpuMs);
+  console.log(line('  the same, CPU time of the process', cpu));
   console.log(
     line(
       'a later render',
@@ -116,7 +119,9 @@ export default function run(): Promise<void> {
     ),
   );
   const verdict = median(first) <= 40 ? 'met' : 'not met';
-  console.log(`  first build, median of the rounds ${ms(median(first))}  goal ≤ 40 ms: ${verdict}`);
+  console.log(
+    `  first build, median of the rounds ${ms(median(first))} (CPU ${ms(median(cpu))})  goal ≤ 40 ms: ${verdict}`,
+  );
   console.log(
     `\nImport time in a fresh process, each module alone (median of ${samplesPerRound} processes per round)`,
   );
