@@ -1,4 +1,20 @@
-import { RE2JS, RE2JSException, RE2JSSyntaxException } from 're2js';
+import { createRequire } from 'node:module';
+
+import type * as Re2js from 're2js';
+import type { RE2JS, RE2JSSyntaxException } from 're2js';
+
+let loaded: typeof Re2js | undefined;
+
+/**
+ * The re2js engine, loaded when the first pattern is compiled: most
+ * applications compile none, and loading it took several percent of the CPU
+ * time of importing affordance. Its CommonJS build, so that loading stays
+ * synchronous.
+ */
+function re2js(): typeof Re2js {
+  loaded ??= createRequire(import.meta.url)('re2js') as typeof Re2js;
+  return loaded;
+}
 
 /** A compiled pattern that finds a match in time linear in the text. */
 export interface LinearPattern {
@@ -57,6 +73,7 @@ export function compileLinearPattern(
 ): CompiledLinearPattern {
   const unsupported = findUnsupported(source);
   if (unsupported !== undefined) return unsupported;
+  const { RE2JS, RE2JSException, RE2JSSyntaxException } = re2js();
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(

@@ -8,24 +8,17 @@
  *    with the same evaluation on a session in memory without checkpoints; the
  *    model answers at once, so the store's cost is all that differs. Reported
  *    per evaluation and per turn, as ratios to the in-memory store.
- * 2. Throughput: 60 jobs through BullMQ with 1, 2 and 4 worker processes
- *    (concurrency 1 each), sessions in Redis, a model of fixed 20 ms latency per
- *    request: evaluations per second, and the share of the ideal (workers ×
- *    one evaluation per two model latencies) that the machinery leaves.
+ *
+ * Throughput with 1, 2 and 4 worker processes is durable-throughput.bench.ts.
  */
 import 'reflect-metadata';
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-import { QueueEvents } from 'bullmq';
 import { Container } from 'inversify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
 import { installAffordance, Session } from 'affordance';
-import { EvaluationQueue, runEvaluationJob } from 'affordance/bullmq';
+import { runEvaluationJob } from 'affordance/bullmq';
 import {
   applyPostgresMigrations,
   InMemorySessionStore,
@@ -43,7 +36,6 @@ import { startRedis } from '../support/servers/redis-server.js';
 import { deskPrompt, FixedLatencyModel, OrderNote } from './durable-desk.js';
 import { compare } from './measure.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const codec = new SessionCodec({ classes: [OrderNote] });
 let serial = 0;
 
@@ -96,77 +88,11 @@ async function storeOverhead(redisPort: number, postgresUrl: string): Promise<vo
   await pool.end();
 }
 
-async function startWorkers(
-  count: number,
-  redisPort: number,
-  queue: string,
-): Promise<ChildProcess[]> {
-  const children: ChildProcess[] = [];
-  for (let i = 0; i < count; i++) {
-    const child = spawn(process.execPath, [join(here, 'durable-worker.js')], {
-      env: { ...process.env, REDIS_PORT: String(redisPort), QUEUE: queue, MODEL_LATENCY_MS: '20' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('ready')) resolve();
-      });
-      child.once('exit', (code) => {
-        reject(new Error(`worker exited with ${String(code)}`));
-      });
-    });
-    children.push(child);
-  }
-  return children;
-}
-
-async function throughput(redisPort: number): Promise<void> {
-  const jobs = 60;
-  const latencyMs = 20;
-  console.log(
-    `\nThroughput: ${jobs} jobs, model latency ${latencyMs} ms per request, sessions in Redis`,
-  );
-  console.log('  workers  evaluations/s  of ideal');
-  for (const workers of [1, 2, 4]) {
-    const name = `bench-throughput-${workers}`;
-    const connection = { host: '127.0.0.1', port: redisPort, maxRetriesPerRequest: null };
-    const queue = new EvaluationQueue({ connection, queueName: name });
-    const events = new QueueEvents(name, { connection });
-    await events.waitUntilReady();
-    const children = await startWorkers(workers, redisPort, name);
-    let done = 0;
-    const finished = new Promise<void>((resolve) => {
-      events.on('completed', () => {
-        done += 1;
-        if (done === jobs) resolve();
-      });
-    });
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < jobs; i++) {
-      await queue.enqueue({ prompt: 'desk', sessionId: `${name}-${i}` });
-    }
-    await finished;
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    const rate = jobs / seconds;
-    const ideal = workers / ((2 * latencyMs) / 1000);
-    console.log(
-      `  ${String(workers).padStart(7)}  ${rate.toFixed(1).padStart(13)}  ${((rate / ideal) * 100).toFixed(0).padStart(7)} %`,
-    );
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(
-      children.map((child) => new Promise((resolve) => child.once('exit', resolve))),
-    );
-    await events.close();
-    await queue.close();
-  }
-}
-
 export default async function durableBench(): Promise<void> {
   const redis = await startRedis();
   const postgres = await startPostgres();
   try {
     await storeOverhead(redis.port, postgres.url);
-    await throughput(redis.port);
   } finally {
     await redis.stop();
     await postgres.stop();

@@ -421,6 +421,29 @@ describe('assertScopes', () => {
       expect(app.isBound(GuidanceSection)).toBe(false);
     });
 
+    it('should plan each unbound root alone, as its call scope binds only it', () => {
+      @injectable()
+      class NotesSection {}
+      @injectable()
+      class DeskSection {
+        constructor(@inject(NotesSection) readonly notes: NotesSection) {}
+      }
+      const app = new Container();
+      app.bind(AuditLog).toSelf().inSingletonScope();
+
+      const problems = checkScopes(app, [NotesSection, GuidanceSection, DeskSection], scopes, {
+        bindUnboundRoots: true,
+      });
+
+      expect(problems.map((problem) => [problem.kind, problem.root])).toEqual([
+        ['scope-leak', GuidanceSection],
+        ['unplannable-root', DeskSection],
+      ]);
+      expect([NotesSection, GuidanceSection, DeskSection].some((root) => app.isBound(root))).toBe(
+        false,
+      );
+    });
+
     it('should report a missing dependency with inversify message as the cause', () => {
       const app = new Container();
       app.bind(GuidanceSection).toSelf();

@@ -12,7 +12,7 @@ import {
 
 // The command's logic (the command itself is `affordance-migrate`, not an export).
 import { runMigrateCli } from '../../src/durable/postgres/run-migrate-cli.js';
-import { change, log } from '../durable/session-change.js';
+import { change, log, state } from '../durable/session-change.js';
 import { sessionStoreContract } from '../durable/session-store-contract.js';
 import { catchError, catchRejection } from '../support/catch-error.js';
 import { startPostgres, type PostgresServer } from '../support/servers/postgres-server.js';
@@ -98,6 +98,56 @@ describeWithPostgres('PostgresSessionStore on a real PostgreSQL', () => {
     expect(sent[1]?.name).toBe(sent[2]?.name);
     expect(sent[0]?.name).not.toBe(sent[1]?.name);
     expect(sent.filter((query) => /^\s*(BEGIN|COMMIT)/i.test(query.text))).toEqual([]);
+  });
+
+  it('upserts no slice row for an append to slices it knows exist at the expected version', async () => {
+    const tablePrefix = 'known_';
+    await applyPostgresMigrations(database(), { tablePrefix });
+    const texts: string[] = [];
+    const recording: PostgresPool = {
+      query: (query: string | PostgresPreparedQuery, values?: readonly unknown[]) => {
+        if (typeof query === 'string') return database().query(query, [...(values ?? [])]);
+        texts.push(query.text);
+        return database().query({ name: query.name, text: query.text, values: [...query.values] });
+      },
+      connect: () => database().connect(),
+    };
+    const upserts = (): boolean[] => texts.splice(0).map((text) => text.includes('slices_written'));
+    const store = new PostgresSessionStore({ pool: recording, tablePrefix });
+    await store.commit(change('k-1', 0, { append: [log('e', 1)] }));
+    await store.commit(change('k-1', 1, { append: [log('e', 2)], records: { r: 1 } }));
+    await store.commit(change('k-1', 2, { append: [log('f', 3), log('e', 4)] }));
+    await store.commit(change('k-1', 3, { append: [state('f', 5)] }));
+    await store.commit(change('k-1', 4, { append: [state('f', 6)] }));
+    // Created, known, a new slice, a changed policy, known again.
+    expect(upserts()).toEqual([true, false, true, true, false]);
+
+    const other = new PostgresSessionStore({ pool: recording, tablePrefix });
+    await other.commit(change('k-1', 5, { append: [log('e', 7)] }));
+    await other.load('k-1');
+    await other.commit(change('k-1', 6, { append: [log('e', 8)] }));
+    // Unknown to a new store until it loaded the session (the load's text is not a commit).
+    expect(upserts()).toEqual([true, false, false]);
+    expect((await store.load('k-1'))?.slices).toEqual([
+      { name: 'e', policy: 'log', values: [1, 2, 4, 7, 8] },
+      { name: 'f', policy: 'state', values: [3, 5, 6] },
+    ]);
+  });
+
+  it('writes a known slice row again when the session was deleted and created anew elsewhere', async () => {
+    const tablePrefix = 'recreated_';
+    await applyPostgresMigrations(database(), { tablePrefix });
+    const first = new PostgresSessionStore({ pool: database(), tablePrefix });
+    const second = new PostgresSessionStore({ pool: database(), tablePrefix });
+    await first.commit(change('r-1', 0, { append: [log('e', 1)] }));
+    await second.delete('r-1');
+    await second.commit(change('r-1', 0, { append: [log('other', 'x')] }));
+
+    expect(await first.commit(change('r-1', 1, { append: [log('e', 2)] }))).toBe(2);
+    expect((await second.load('r-1'))?.slices).toEqual([
+      { name: 'other', policy: 'log', values: ['x'] },
+      { name: 'e', policy: 'log', values: [2] },
+    ]);
   });
 
   it('refuses a table prefix that is not a plain lower-case identifier, naming the option', async () => {

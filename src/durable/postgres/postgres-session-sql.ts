@@ -13,9 +13,16 @@ export interface PostgresSessionSql {
    * (`expected` 0) or bumps its version when it still equals `expected`,
    * returning the new version, and then writes the change; it returns no row,
    * having written nothing, when the session exists (creation) or its version
-   * is another.
+   * is another. `slicesExist`: every slice of `plan.names` is known to have
+   * its row with that policy, so the statement does not upsert them.
    */
-  commit(sessionId: string, expected: number, created: Creation, plan: CommitColumns): SqlQuery;
+  commit(
+    sessionId: string,
+    expected: number,
+    created: Creation,
+    plan: CommitColumns,
+    slicesExist: boolean,
+  ): SqlQuery;
   /** `$1` session id: the stored version, read after a refused commit. */
   readonly version: string;
   /** `$1` session id: deletes the session; its slices, values and records go with it. */
@@ -68,6 +75,8 @@ const Part = {
   Values: 4,
   SetRecords: 8,
   DeletedRecords: 16,
+  /** Every value goes to one slice: numbered from that slice's last, with no join. */
+  OneSlice: 32,
 } as const;
 
 /**
@@ -105,7 +114,14 @@ function commitText(tables: Tables, creates: boolean, parts: number): string {
     ctes.push(`values_cleared AS (
       DELETE FROM ${values} WHERE session_id = $1 AND slice = ANY(${param()}::text[]) AND ${claimed})`);
   }
-  if (parts & Part.Values) {
+  if (parts & Part.Values && parts & Part.OneSlice) {
+    const slice = param();
+    ctes.push(`values_added AS (
+      INSERT INTO ${values} (session_id, slice, seq, value)
+      SELECT $1, ${slice}, coalesce((SELECT max(seq) FROM ${values} WHERE session_id = $1 AND slice = ${slice}), 0) + v.ord, v.value::json
+      FROM unnest(${param()}::text[]) WITH ORDINALITY AS v(value, ord)
+      WHERE ${claimed})`);
+  } else if (parts & Part.Values) {
     ctes.push(
       `v AS (SELECT * FROM unnest(${param()}::text[], ${param()}::text[]) WITH ORDINALITY AS v(slice, value, ord))`,
       `last AS (
@@ -142,18 +158,19 @@ export function postgresSessionSql(prefix: string): PostgresSessionSql {
     values: `${prefix}session_values`,
     records: `${prefix}session_records`,
   };
-  // At most 64 texts: whether the commit creates the session, and which of the five writes it has.
+  // At most 128 texts: whether the commit creates the session, which of the five writes it has, and
+  // whether its values go to one slice.
   const texts = new Map<number, string>();
   return {
     load: loadSql(tables.sessions, tables.slices, tables.values, tables.records),
     names: { load: `${prefix}load` },
-    commit(sessionId, expected, created, plan) {
+    commit(sessionId, expected, created, plan, slicesExist) {
       const creates = expected === 0;
       const values: unknown[] = creates
         ? [sessionId, created.createdAt, created.tags]
         : [sessionId, expected];
       let parts = 0;
-      if (plan.names.length > 0) {
+      if (plan.names.length > 0 && !slicesExist) {
         parts |= Part.Slices;
         values.push(plan.names, plan.policies);
       }
@@ -163,7 +180,13 @@ export function postgresSessionSql(prefix: string): PostgresSessionSql {
       }
       if (plan.values.length > 0) {
         parts |= Part.Values;
-        values.push(plan.valueSlices, plan.values);
+        const [first] = plan.valueSlices;
+        if (plan.valueSlices.every((slice) => slice === first)) {
+          parts |= Part.OneSlice;
+          values.push(first, plan.values);
+        } else {
+          values.push(plan.valueSlices, plan.values);
+        }
       }
       if (plan.setKeys.length > 0) {
         parts |= Part.SetRecords;

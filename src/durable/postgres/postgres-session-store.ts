@@ -4,11 +4,13 @@ import { readStoredSession } from '../read-stored-session.js';
 import { SessionStore } from '../session-store.js';
 import type { SessionChange, StoredSession, StoredSlicePolicy } from '../stored-session.js';
 import { checkTablePrefix } from './check-table-prefix.js';
+import { KnownSlices } from './known-slices.js';
 import type { PostgresPool } from './postgres-pool.js';
 import {
   type CommitColumns,
   postgresSessionSql,
   type PostgresSessionSql,
+  type SqlQuery,
 } from './postgres-session-sql.js';
 
 /** {@link CommitColumns} being filled. */
@@ -55,6 +57,8 @@ export class PostgresSessionStore extends SessionStore {
   readonly #pool: PostgresPool;
   readonly #sql: PostgresSessionSql;
   readonly #prepare: boolean;
+  /** The slice rows known to exist, so an append to them need not upsert them. */
+  readonly #known = new KnownSlices();
 
   constructor(options: PostgresSessionStoreOptions) {
     super();
@@ -77,7 +81,17 @@ export class PostgresSessionStore extends SessionStore {
     checkSessionId('PostgresSessionStore', sessionId);
     const result = await this.#run(this.#sql.names.load, this.#sql.load, [sessionId]);
     const row = result.rows[0];
-    return row === undefined ? undefined : decodeSession(sessionId, row['session']);
+    if (row === undefined) {
+      this.#known.forget(sessionId);
+      return undefined;
+    }
+    const session = decodeSession(sessionId, row['session']);
+    this.#known.loaded(
+      sessionId,
+      session.version,
+      session.slices.map((slice) => [slice.name, slice.policy] as const),
+    );
+    return session;
   }
 
   /** {@inheritDoc SessionStore.commit} */
@@ -86,23 +100,42 @@ export class PostgresSessionStore extends SessionStore {
     const expected = change.expectedVersion;
     if (Number.isSafeInteger(expected) && expected >= 0) {
       const creation = { createdAt: change.createdAt, tags: JSON.stringify(change.tags) };
-      const query = this.#sql.commit(change.sessionId, expected, creation, planChange(change));
+      const plan = planChange(change);
+      const { sessionId } = change;
+      const known = this.#known.covers(sessionId, expected, plan.names, plan.policies);
       let result;
       try {
-        result = await this.#run(query.name, query.text, query.values);
+        result = await this.#send(this.#sql.commit(sessionId, expected, creation, plan, known));
       } catch (error) {
-        throw isUniqueViolation(error) ? conflict(change, undefined, error) : error;
+        this.#known.forget(sessionId);
+        // 23503: a slice row known to exist is gone (the session was deleted and created again
+        // elsewhere): the generic statement writes it.
+        if (!known || !hasCode(error, '23503')) {
+          throw hasCode(error, '23505') ? conflict(change, undefined, error) : error;
+        }
+        result = await this.#send(this.#sql.commit(sessionId, expected, creation, plan, false));
       }
       const row = result.rows[0];
-      if (row !== undefined) return Number(row['version']);
+      if (row !== undefined) {
+        const version = Number(row['version']);
+        this.#known.committed(sessionId, expected, version, plan.names, plan.policies);
+        return version;
+      }
+      this.#known.forget(sessionId);
     }
     const found = (await this.#pool.query(this.#sql.version, [change.sessionId])).rows[0];
     throw conflict(change, found === undefined ? 0 : Number(found['version']));
   }
 
+  /** Runs a commit statement; a unique violation (23505) of creation is a conflict (see `commit`). */
+  #send(query: SqlQuery) {
+    return this.#run(query.name, query.text, query.values);
+  }
+
   /** {@inheritDoc SessionStore.delete} */
   async delete(sessionId: string): Promise<void> {
     checkSessionId('PostgresSessionStore', sessionId);
+    this.#known.forget(sessionId);
     await this.#pool.query(this.#sql.delete, [sessionId]);
   }
 }
@@ -179,9 +212,11 @@ function conflict(change: SessionChange, actual: number | undefined, cause?: unk
   });
 }
 
-/** 23505: two writers created the same session at once (a fallback: creation uses ON CONFLICT). */
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505'
-  );
+/**
+ * Whether `error` is PostgreSQL's `code`: 23505 (unique violation) when two
+ * writers created the same session at once (a fallback: creation uses ON
+ * CONFLICT), 23503 (foreign key violation) when a slice row is missing.
+ */
+function hasCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }

@@ -25,6 +25,20 @@ export interface PromptEventInit extends EventStampInit {
   readonly evaluationId?: string | undefined;
 }
 
+/** The stamp of the last event made without a `createdAt`. */
+let lastStamp: Date | undefined;
+
+/**
+ * Now, as a frozen `Date`, shared by the events made in the same millisecond:
+ * a `Date` takes 96 bytes on the heap, as much as half the rest of a call's
+ * record, and the calls of one turn are often recorded within a millisecond.
+ */
+function stampNow(): Date {
+  const now = Date.now();
+  if (lastStamp?.getTime() !== now) lastStamp = Object.freeze(new Date(now));
+  return lastStamp;
+}
+
 /**
  * Base class of the prompt telemetry events (`PromptRendered`, `ToolInvoked`,
  * `PromptExecuted`): identity, time and the evaluation they belong to.
@@ -58,7 +72,7 @@ export abstract class PromptEvent {
       });
     }
     const given = init.createdAt;
-    const createdAt = given === undefined ? new Date() : new Date(given.getTime());
+    const createdAt = given === undefined ? stampNow() : new Date(given.getTime());
     if (given !== undefined && Number.isNaN(createdAt.getTime())) {
       throw new ConfigurationError({
         subject: `${new.target.name}.createdAt`,
@@ -68,7 +82,7 @@ export abstract class PromptEvent {
     }
     this.eventId = eventId;
     // Frozen here, so the session need not walk it when it stores the event.
-    this.createdAt = Object.freeze(createdAt);
+    this.createdAt = given === undefined ? createdAt : Object.freeze(createdAt);
     this.promptName = init.promptName;
     this.promptNs = init.promptNs;
     this.promptKey = init.promptKey;

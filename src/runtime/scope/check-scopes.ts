@@ -8,7 +8,7 @@ import type {
 } from '@inversifyjs/core';
 import type { Container, ServiceIdentifier } from 'inversify';
 
-import { planWithoutResolving } from './plan-without-resolving.js';
+import { PlanProbe } from './plan-without-resolving.js';
 
 /** The narrower scopes of the runtime: one child container per evaluation, one per tool call. */
 export type ValueScope = 'evaluation' | 'call';
@@ -125,6 +125,7 @@ export function inspectScopes(
   const problems: ScopeProblem[] = [];
   const reached = new Map<ServiceIdentifier, ReadonlySet<ValueScope>>();
   const reportedBindings = new Set<number>();
+  let probe: PlanProbe | undefined;
   for (const root of roots) {
     if (scopeOf.has(root) || reached.has(root)) continue;
     const bound = container.isBound(root);
@@ -135,10 +136,8 @@ export function inspectScopes(
     }
     let rootNode: PlanServiceNode;
     try {
-      rootNode = planWithoutResolving(container, root, {
-        placeholders: scopeOf.keys(),
-        bindRoot,
-      }).tree.root;
+      probe ??= new PlanProbe(container, scopeOf.keys());
+      rootNode = probe.plan(root, bindRoot).tree.root;
     } catch (cause) {
       problems.push({ kind: 'unplannable-root', root, cause });
       continue;

@@ -44,19 +44,46 @@ export function planWithoutResolving(
   id: ServiceIdentifier,
   options: PlanProbeOptions,
 ): PlanResult {
-  // A fresh probe per plan: `get` skips the onPlan hook when the plan is already
-  // cached, and would then resolve. A new container's plan cache is empty.
-  const probe = new Container({ parent: container });
-  probe.register(StopAfterPlanning);
-  for (const scoped of options.placeholders) probe.bind(scoped).toConstantValue(placeholder);
-  if (options.bindRoot) probe.bind(id).toSelf();
-  try {
-    probe.get(id);
-  } catch (error) {
-    if (error instanceof PlanCaptured) return error.plan;
-    throw error;
+  return new PlanProbe(container, options.placeholders).plan(id, options.bindRoot);
+}
+
+/**
+ * A throw-away child container that plans services without resolving them
+ * (see {@link planWithoutResolving}), for many ids in a row: the placeholders
+ * are bound once, and a root bound for its plan is unbound when the next plan
+ * starts, so each plan sees the bindings a fresh probe would. Preparing a
+ * prompt plans every section class through one probe (a child container and
+ * its placeholder bindings per class were most of a first `prepare`). @internal
+ */
+export class PlanProbe {
+  readonly #probe: Container;
+  /** The root bound for the last plan: inversify builds a plan's nodes when they are first read, so it stays bound until the next. */
+  #bound: ServiceIdentifier | undefined;
+
+  constructor(container: Container, placeholders: Iterable<ServiceIdentifier>) {
+    this.#probe = new Container({ parent: container });
+    this.#probe.register(StopAfterPlanning);
+    for (const scoped of placeholders) this.#probe.bind(scoped).toConstantValue(placeholder);
   }
-  throw new Error(
-    `affordance internal error: inversify resolved ${serviceIdName(id)} without calling the onPlan hook.`,
-  );
+
+  /**
+   * The plan of `id`, once per id and probe: `get` skips the onPlan hook when
+   * the plan is already cached, and would then resolve. `bindRoot` binds `id`
+   * itself with `toSelf()` for this plan only (a class the runtime binds per
+   * call). Read a plan before asking for the next: its nodes are built lazily.
+   */
+  plan(id: ServiceIdentifier, bindRoot: boolean): PlanResult {
+    if (this.#bound !== undefined) this.#probe.unbind(this.#bound);
+    this.#bound = bindRoot ? id : undefined;
+    if (bindRoot) this.#probe.bind(id).toSelf();
+    try {
+      this.#probe.get(id);
+    } catch (error) {
+      if (error instanceof PlanCaptured) return error.plan;
+      throw error;
+    }
+    throw new Error(
+      `affordance internal error: inversify resolved ${serviceIdName(id)} without calling the onPlan hook.`,
+    );
+  }
 }
