@@ -1,11 +1,17 @@
 /**
  * affordance/testing: a deterministic scripted provider, a one-line test
  * runtime, a manual clock, helpers to inspect what an agent's wiring
- * does (container scopes and resource snapshots), and the conformance
- * checks every provider adapter must pass.
+ * does (container scopes and resource snapshots), the conformance
+ * checks every provider adapter must pass, and the contract every
+ * `BlobStore` must keep.
  * @packageDocumentation
  */
 export { adapterConformanceChecks } from './adapter-conformance-checks.js';
+export {
+  blobStoreContract,
+  type BlobStoreContractCheck,
+  type BlobStoreContractOptions,
+} from './blob-store-contract.js';
 export type {
   AdapterConformanceCheck,
   AdapterHarness,
