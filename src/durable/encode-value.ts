@@ -133,6 +133,13 @@ class ValueEncoder {
   }
 
   #instance(object: object, path: string): JsonValue {
+    if (ArrayBuffer.isView(object) || object instanceof ArrayBuffer) {
+      throw this.refuse(
+        path,
+        `bytes (${object.constructor.name}, ${object.byteLength} bytes) are not stored in a session.`,
+        'Keep media as a MediaRef (Media.ref(part): hash, media type, size) and its bytes in a BlobStore (blobs.put(part.hash, part.bytes, part.mediaType)).',
+      );
+    }
     const constructor = (object as { constructor?: { name?: string } }).constructor;
     const name = constructor?.name ?? 'an unnamed class';
     const entry = constructor === undefined ? undefined : this.entryOf(constructor);
