@@ -146,6 +146,9 @@ export class DurableSession {
     // The bytes are written before the event that refers to them: a reference without them is refused.
     if (this.#blobs !== undefined) {
       await checkBlobsPresent(this.#blobs, refs, 'stored', this.#knownBlobs);
+    } else {
+      const [first] = refs.values();
+      if (first !== undefined) throw blobsNeeded(this.sessionId, first);
     }
     const change: SessionChange = {
       sessionId: this.sessionId,
@@ -189,7 +192,7 @@ export class DurableSession {
     for (let index = from; index < values.length; index++) {
       const where = { sessionId: this.sessionId, slice: name, index };
       const json = this.#codec.encode(values[index], where);
-      if (this.#blobs !== undefined) collectMediaRefs(json, where, refs);
+      collectMediaRefs(json, where, refs);
       encoded.push(json);
     }
     return { name, policy, values: encoded };
@@ -234,5 +237,14 @@ function unregisteredSlice(sessionId: string, type: SliceType): ConfigurationErr
     subject: `Session ${sessionId}, slice ${type.name}`,
     problem: `its class ${type.name} is not registered in the session codec, so the slice cannot be stored.`,
     fix: `Register it: new SessionCodec({ classes: [${type.name}] }).`,
+  });
+}
+
+function blobsNeeded(sessionId: string, ref: FoundRef): ConfigurationError {
+  const { slice, index } = ref.where;
+  return new ConfigurationError({
+    subject: `Session ${sessionId}, slice ${slice}, value ${index}`,
+    problem: `refers to media ${ref.hash} (${ref.mediaType}), whose bytes this session's persistence has no BlobStore to find; nothing was written.`,
+    fix: 'Give SessionPersistence the BlobStore the runtime writes media to: new SessionPersistence({ store, codec, blobs }), e.g. a PostgresBlobStore or RedisBlobStore beside the session store.',
   });
 }

@@ -1,4 +1,4 @@
-import { ConfigurationError, type JsonValue } from '../index.js';
+import { ConfigurationError, isMediaPart, type JsonValue, Media } from '../index.js';
 import type { CodecEntry, CodecLocation } from './codec-entry.js';
 
 /** Looks up how a class is stored. @internal */
@@ -14,13 +14,16 @@ export const MARK = {
   set: '$set',
   instance: '$class',
   number: '$number',
+  media: '$media',
 } as const;
 
 /**
  * Encodes `value` as plain JSON: JSON values as they are (a plain object with a
  * key starting with `$` wrapped), and `undefined`, `-0`, `Date`, `Map`, `Set`,
  * null-prototype objects and instances of registered classes tagged by one
- * `$` key. Anything else is refused, naming where it is. @internal
+ * `$` key; a media part holding bytes (a `ToolResult`'s parts, an input's)
+ * as its `MediaRef` (the bytes live in a `BlobStore`). Anything else is
+ * refused, naming where it is. @internal
  * @throws ConfigurationError naming the session, slice, value and field path.
  */
 export function encodeValue(value: unknown, where: CodecLocation, entryOf: EntryOf): JsonValue {
@@ -87,6 +90,9 @@ class ValueEncoder {
   #object(object: object, path: string): JsonValue {
     if (Array.isArray(object)) return this.#array(object as unknown[], path);
     const proto: unknown = Object.getPrototypeOf(object);
+    if (proto === Object.prototype && isMediaPart(object) && object.bytes instanceof Uint8Array) {
+      return { [MARK.media]: this.#fields(Media.ref(object), path) };
+    }
     if (proto === Object.prototype || proto === null) {
       const fields = this.#fields(object, path);
       if (proto === null) return { [MARK.nullProto]: fields };

@@ -22,9 +22,12 @@ export interface SessionPersistenceOptions {
   /**
    * Where the bytes of the media the sessions refer to live: the `BlobStore`
    * the runtime writes to (a `PostgresBlobStore` or `RedisBlobStore` beside a
-   * durable session store). With it, a session whose events refer to media
-   * whose bytes are not there is refused at load and at commit, naming the
-   * hash; without it, references are stored and loaded unchecked.
+   * durable session store). A value refers to media by its `MediaRef`; a
+   * media part in a value (a `ToolResult`'s parts) is stored as its
+   * reference. With `blobs`, a session that refers to media whose bytes are
+   * not there is refused at load and at commit, naming the hash. Without it,
+   * a commit that refers to media is refused (its bytes would be nowhere a
+   * later process finds them), and a load is not checked.
    */
   readonly blobs?: BlobStore | undefined;
 }

@@ -103,12 +103,41 @@ describe('SessionPersistence with a BlobStore', () => {
     expect((await reopen()).session.slice(Attachments).all()).toHaveLength(2);
   });
 
-  it('refuses to store a media part with its bytes in a session, pointing at Media.ref and a BlobStore', async () => {
+  it('stores a media part as its reference, and refuses it without a blob store to hold its bytes', async () => {
+    const store = new InMemorySessionStore();
+    const blobs = new InMemoryBlobStore();
+    await stored(blobs, screenshot);
+    const parts = [screenshot as unknown as MediaRef];
+
+    const unbacked = await new SessionPersistence({ store, codec: codec() }).open('s-part');
+    unbacked.session.slice(Attachments).append(new Attachments('T-5', parts));
+    const refused = await catchRejection(ConfigurationError, () => unbacked.commit());
+    expect(refused.message).toBe(
+      `Session s-part, slice Attachments, value 0: refers to media ${screenshot.hash} (image/png), whose bytes this session's persistence has no BlobStore to find; nothing was written. ` +
+        'Fix: Give SessionPersistence the BlobStore the runtime writes media to: new SessionPersistence({ store, codec, blobs }), e.g. a PostgresBlobStore or RedisBlobStore beside the session store.',
+    );
+    expect(await store.load('s-part')).toBeUndefined();
+
+    const durable = await new SessionPersistence({ store, codec: codec(), blobs }).open('s-part');
+    durable.session.slice(Attachments).append(new Attachments('T-5', parts));
+    await durable.commit();
+    const json = JSON.stringify((await store.load('s-part'))?.slices);
+    expect(json).not.toContain('bytes');
+    const loaded = await new SessionPersistence({ store, codec: codec(), blobs }).open('s-part');
+    const [ref] = loaded.session.slice(Attachments).all()[0]!.refs;
+    expect(ref).toEqual(Media.ref(screenshot));
+    expect(Object.isFrozen(ref)).toBe(true);
+  });
+
+  it('refuses bytes outside a media part, pointing at Media.ref and a BlobStore', async () => {
     const durable = await new SessionPersistence({
       store: new InMemorySessionStore(),
       codec: codec(),
     }).open('s-bytes');
-    durable.session.slice(Attachments).append(new Attachments('T-5', [screenshot]));
+    const loose = { ...screenshot, type: 'screenshot' };
+    durable.session
+      .slice(Attachments)
+      .append(new Attachments('T-6', [loose as unknown as MediaRef]));
 
     const error = await catchRejection(ConfigurationError, () => durable.commit());
 
