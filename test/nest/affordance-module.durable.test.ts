@@ -9,7 +9,10 @@ import { Injectable, Module } from '@nestjs/common';
 import { IsString } from 'class-validator';
 
 import {
+  AffordanceRuntime,
+  BlobStore,
   ConfigurationError,
+  InMemoryBlobStore,
   MarkdownSection,
   Prompt,
   ToolDefinition,
@@ -72,7 +75,9 @@ class OrdersQueue {
   readonly name = 'orders';
 }
 
-function appModule(options: { store?: SessionStore; queue?: object; codec?: SessionCodec } = {}) {
+function appModule(
+  options: { store?: SessionStore; queue?: object; codec?: SessionCodec; blobs?: BlobStore } = {},
+) {
   @Module({
     imports: [
       AffordanceModule.forRoot({
@@ -86,6 +91,7 @@ function appModule(options: { store?: SessionStore; queue?: object; codec?: Sess
         ...(options.store === undefined ? {} : { sessionStore: options.store }),
         ...(options.codec === undefined ? {} : { sessionCodec: options.codec }),
         ...(options.queue === undefined ? {} : { evaluationQueue: options.queue }),
+        ...(options.blobs === undefined ? {} : { blobStore: options.blobs }),
       }),
     ],
     providers: [Conversations],
@@ -124,6 +130,18 @@ describe('AffordanceModule stored sessions', () => {
     await second.close();
   });
 
+  it('binds the blobStore option in the runtime container and gives it to the SessionPersistence', async () => {
+    const blobs = new InMemoryBlobStore();
+    const app = await createContext(appModule({ blobs }));
+    expect(app.get(AffordanceRuntime).container.get(BlobStore)).toBe(blobs);
+    expect(app.get(SessionPersistence).blobs).toBe(blobs);
+    expect(await app.get(Conversations).say('s-3', 'Note hello.')).toBe(1);
+    await app.close();
+    const without = await createContext(appModule());
+    expect(without.get(SessionPersistence).blobs).toBeUndefined();
+    await without.close();
+  });
+
   it('provides the evaluationQueue option under its own class', async () => {
     const queue = new OrdersQueue();
     const app = await createContext(appModule({ queue }));
@@ -149,6 +167,14 @@ describe('AffordanceModule stored sessions', () => {
       }),
     );
     expect(notCodec.problem).toBe('options.sessionCodec must be a SessionCodec.');
+    const notBlobs = catchError(ConfigurationError, () =>
+      AffordanceModule.forRoot({
+        adapter: () => new ScriptedAdapter([]),
+        blobStore: new Map() as unknown as BlobStore,
+      }),
+    );
+    expect(notBlobs.problem).toBe('options.blobStore must be a BlobStore.');
+    expect(notBlobs.fix).toContain('new PostgresBlobStore({ pool })');
     const notQueue = catchError(ConfigurationError, () =>
       AffordanceModule.forRootAsync({
         useFactory: () => ({ adapter: () => new ScriptedAdapter([]) }),
