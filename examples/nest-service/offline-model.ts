@@ -1,3 +1,4 @@
+import { contentText } from 'affordance';
 import {
   providerCapabilities,
   ProviderAdapter,
@@ -225,5 +226,5 @@ function isChat(request: ProviderRequest): boolean {
 
 function customerMessage(request: ProviderRequest): string {
   const message = request.messages.find((entry) => entry.role === 'user');
-  return message?.role === 'user' ? message.content : '';
+  return message?.role === 'user' ? contentText(message.content) : '';
 }
