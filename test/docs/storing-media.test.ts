@@ -23,13 +23,14 @@ import {
 
 import { attachInvoice, TicketAttachments } from '../../docs/snippets/storing-media/attachments.js';
 import { checkBlobStore } from '../../docs/snippets/storing-media/own-store.js';
+import { screenshotSession } from '../../docs/snippets/storing-media/screenshot-session.js';
 import {
   mediaRuntime,
   postgresStores,
   redisStores,
 } from '../../docs/snippets/storing-media/stores.js';
 import { catchRejection } from '../support/catch-error.js';
-import { pdfFile } from '../support/media-files.js';
+import { pdfFile, pngFile } from '../support/media-files.js';
 
 const folders: string[] = [];
 const folder = (): string => {
@@ -90,6 +91,18 @@ describe('docs: Storing media', () => {
     await blobs.delete(hash);
     const error = await catchRejection(ConfigurationError, () => persistence.open('T-7'));
     expect(error.message).toContain(`refers to media ${hash} (application/pdf`);
+  });
+
+  it("stores a tool's screenshot in the blob store and its reference in the session", async () => {
+    const blobs = new FilesystemBlobStore({ directory: folder() });
+    const png = pngFile(8, 6);
+
+    const media = await screenshotSession(new InMemorySessionStore(), blobs, png);
+
+    expect(media).toHaveLength(1);
+    const [ref] = media ?? [];
+    expect([ref?.type, ref?.mediaType, ref?.size]).toEqual(['image', 'image/png', png.byteLength]);
+    expect(await blobs.get(ref?.hash ?? '')).toEqual(png);
   });
 
   it('runs the BlobStore contract on a store', async () => {
