@@ -14,6 +14,7 @@ import {
   ConfigurationError,
   InMemoryBlobStore,
   MarkdownSection,
+  Media,
   Prompt,
   ToolDefinition,
   ToolInvoked,
@@ -28,7 +29,8 @@ import {
 import { AffordanceModule, AffordanceService } from 'affordance/nest';
 import { ScriptedAdapter } from 'affordance/testing';
 
-import { catchError } from '../support/catch-error.js';
+import { catchError, catchRejection } from '../support/catch-error.js';
+import { pngFile } from '../support/media-files.js';
 import { createContext } from '../support/nest-http.js';
 
 class NoteParams {
@@ -68,6 +70,58 @@ class Conversations {
     await this.affordance.evaluate(prompt, { session: durable.session, input: text });
     return await durable.commit();
   }
+}
+
+const screenshot = Media.image(pngFile(4, 4));
+const shotPrompt = new Prompt({
+  ns: 'test/nest',
+  key: 'shots',
+  sections: [
+    new MarkdownSection({
+      key: 'shots',
+      title: 'Shots',
+      template: 'Look at the page.',
+      tools: [
+        new ToolDefinition({
+          name: 'shot',
+          description: 'Take a screenshot.',
+          handler: () => ToolResult.withMedia('The page.', [screenshot]),
+        }),
+      ],
+    }),
+  ],
+});
+
+/** A service that evaluates on a stored session whose tool answers with an image, then commits. */
+@Injectable()
+class Screenshots {
+  constructor(
+    private readonly persistence: SessionPersistence,
+    private readonly affordance: AffordanceService,
+  ) {}
+
+  async take(sessionId: string): Promise<number> {
+    const durable = await this.persistence.open(sessionId);
+    await this.affordance.evaluate(shotPrompt, { session: durable.session, input: 'Look.' });
+    return await durable.commit();
+  }
+}
+
+function shotModule(blobStore?: BlobStore) {
+  @Module({
+    imports: [
+      AffordanceModule.forRoot({
+        adapter: () =>
+          new ScriptedAdapter([{ toolCalls: [{ name: 'shot', arguments: {} }] }, { text: 'seen' }]),
+        adapterScope: 'evaluation',
+        prompts: [shotPrompt],
+        ...(blobStore === undefined ? {} : { blobStore }),
+      }),
+    ],
+    providers: [Screenshots],
+  })
+  class ShotModule {}
+  return ShotModule;
 }
 
 /** Stands for an `EvaluationQueue`: the module provides whatever queue it is given under its class. */
@@ -139,6 +193,24 @@ describe('AffordanceModule stored sessions', () => {
     await app.close();
     const without = await createContext(appModule());
     expect(without.get(SessionPersistence).blobs).toBeUndefined();
+    await without.close();
+  });
+
+  it('stores a session whose tool answered with an image with the blobStore option, and refuses it without', async () => {
+    const blobs = new InMemoryBlobStore();
+    const app = await createContext(shotModule(blobs));
+    expect(await app.get(Screenshots).take('s-shot')).toBe(1);
+    expect(await blobs.get(screenshot.hash)).toEqual(screenshot.bytes);
+    const loaded = await app.get(SessionPersistence).open('s-shot');
+    expect(loaded.session.slice(ToolInvoked).all()[0]?.media).toEqual([Media.ref(screenshot)]);
+    await app.close();
+
+    const without = await createContext(shotModule());
+    const error = await catchRejection(ConfigurationError, () =>
+      without.get(Screenshots).take('s-shot'),
+    );
+    expect(error.fix).toContain('AffordanceModule.forRoot({ blobStore })');
+    expect(await without.get(SessionStore).load('s-shot')).toBeUndefined();
     await without.close();
   });
 
