@@ -7,7 +7,7 @@ import {
 } from '../index.js';
 import type { SessionCodec } from './session-codec.js';
 import type { SessionStore } from './session-store.js';
-import { checkBlobsPresent, collectMediaRefs, type FoundRef } from './stored-media-refs.js';
+import { checkBlobsPresent, type FoundRef } from './stored-media-refs.js';
 import type { SessionChange, StoredSlice, StoredSlicePolicy } from './stored-session.js';
 
 /** Options of {@link DurableSession.commit}. */
@@ -191,8 +191,11 @@ export class DurableSession {
     const encoded: JsonValue[] = [];
     for (let index = from; index < values.length; index++) {
       const where = { sessionId: this.sessionId, slice: name, index };
-      const json = this.#codec.encode(values[index], where);
-      collectMediaRefs(json, where, refs);
+      const json = this.#codec.encodeCollecting(values[index], where, (ref) => {
+        if (!refs.has(ref.hash)) {
+          refs.set(ref.hash, { hash: ref.hash, mediaType: ref.mediaType, size: ref.size, where });
+        }
+      });
       encoded.push(json);
     }
     return { name, policy, values: encoded };

@@ -1,4 +1,4 @@
-import { ConfigurationError, isMediaPart, type JsonValue, Media } from '../index.js';
+import { ConfigurationError, isMediaPart, type JsonValue, Media, type MediaRef } from '../index.js';
 import type { CodecEntry, CodecLocation } from './codec-entry.js';
 
 /** Looks up how a class is stored. @internal */
@@ -26,8 +26,13 @@ export const MARK = {
  * refused, naming where it is. @internal
  * @throws ConfigurationError naming the session, slice, value and field path.
  */
-export function encodeValue(value: unknown, where: CodecLocation, entryOf: EntryOf): JsonValue {
-  return new ValueEncoder(where, entryOf).walk(value, '');
+export function encodeValue(
+  value: unknown,
+  where: CodecLocation,
+  entryOf: EntryOf,
+  onMedia?: (ref: MediaRef) => void,
+): JsonValue {
+  return new ValueEncoder(where, entryOf, onMedia).walk(value, '');
 }
 
 class ValueEncoder {
@@ -36,6 +41,8 @@ class ValueEncoder {
   constructor(
     private readonly where: CodecLocation,
     private readonly entryOf: EntryOf,
+    /** Told of every media reference or part met (of bytes: a `sha256:` hash). */
+    private readonly onMedia?: (ref: MediaRef) => void,
   ) {}
 
   walk(item: unknown, path: string): JsonValue {
@@ -90,8 +97,11 @@ class ValueEncoder {
   #object(object: object, path: string): JsonValue {
     if (Array.isArray(object)) return this.#array(object as unknown[], path);
     const proto: unknown = Object.getPrototypeOf(object);
-    if (proto === Object.prototype && isMediaPart(object) && object.bytes instanceof Uint8Array) {
-      return { [MARK.media]: this.#fields(Media.ref(object), path) };
+    if (proto === Object.prototype && isMediaPart(object)) {
+      if (this.onMedia !== undefined && object.hash.startsWith('sha256:')) this.onMedia(object);
+      if (object.bytes instanceof Uint8Array) {
+        return { [MARK.media]: this.#fields(Media.ref(object), path) };
+      }
     }
     if (proto === Object.prototype || proto === null) {
       const fields = this.#fields(object, path);
