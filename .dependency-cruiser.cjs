@@ -10,6 +10,7 @@
 /** The core layers, bottom first. A folder may import from its own layer and the ones before it. */
 const layers = [
   'core',
+  'content',
   'metadata',
   'schema',
   'tools',

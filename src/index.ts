@@ -78,6 +78,32 @@ export {
   type LoopStoppedErrorOptions,
 } from './core/errors/loop-stopped-error.js';
 export { PromptRenderError } from './core/errors/prompt-render-error.js';
+export {
+  MediaError,
+  type MediaErrorOptions,
+  type MediaLimitBreach,
+} from './core/errors/media-error.js';
+
+export {
+  type ContentPart,
+  contentText,
+  isMediaPart,
+  isTextPart,
+  type MediaKind,
+  type MediaPart,
+  mediaParts,
+  type MediaRef,
+  type MessageContent,
+  type TextPart,
+} from './content/content-part.js';
+export { Media, type MediaOptions, type MediaSource } from './content/media.js';
+export {
+  BlobStore,
+  InMemoryBlobStore,
+  type InMemoryBlobStoreOptions,
+} from './content/blob-store.js';
+export { DEFAULT_MEDIA_LIMITS, type MediaLimits } from './content/media-limits.js';
+export { MEDIA_TYPES } from './content/media-types.js';
 export { PromptValidationError } from './core/errors/prompt-validation-error.js';
 export { ToolCallClosedError } from './core/errors/tool-call-closed-error.js';
 export {

@@ -55,6 +55,7 @@ export const guideGroups: { text: string; items: [slug: string, title: string][]
     items: [
       ['nestjs', 'NestJS'],
       ['durable', 'Durable sessions and workers'],
+      ['storing-media', 'Storing media'],
       ['mcp', 'Model Context Protocol'],
       ['observability', 'Observability'],
     ],

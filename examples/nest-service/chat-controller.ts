@@ -12,7 +12,7 @@ import {
   Sse,
   ValidationPipe,
 } from '@nestjs/common';
-import { IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import type { Observable } from 'rxjs';
 
 import {
@@ -20,6 +20,8 @@ import {
   type EvaluationState,
   EvaluationStateError,
   type EvaluationStream,
+  Media,
+  type MessageContent,
   PromptExecuted,
   Session,
   ToolInvoked,
@@ -29,6 +31,7 @@ import { Plan } from 'affordance/planning';
 
 import { chatEventsOf } from './chat-event.js';
 import { ChatLog } from './chat-log.js';
+import { ChatMedia } from './chat-media.js';
 import { type ChatPage, loadChatPage } from './chat-page.js';
 import { chatPrompt } from './chat-prompt.js';
 import { approvalDecisions, ChatResumeQuery } from './decision-dto.js';
@@ -41,6 +44,11 @@ export class ChatQuery {
   @MinLength(1)
   @MaxLength(2000)
   message!: string;
+
+  /** A file sent with the message: the id `POST /chat/uploads` answered. */
+  @IsOptional()
+  @IsUUID()
+  upload?: string;
 }
 
 /** Validates a query and hands the handler the transformed instance (the global pipe only validates). */
@@ -69,6 +77,7 @@ export class ChatController {
     private readonly affordance: AffordanceService,
     private readonly approvals: PendingApprovals,
     private readonly log: ChatLog,
+    private readonly media: ChatMedia,
   ) {}
 
   @Get()
@@ -87,12 +96,24 @@ export class ChatController {
     const stream = this.affordance.stream(chatPrompt, {
       request,
       session,
-      input: query.message,
+      input: this.#input(query),
       deadline: Deadline.in(120_000),
     });
     return this.#observe(stream, session, query.message);
   }
   // #endregion sse
+
+  /** The message, with the file uploaded for it (taken: an upload is sent once). */
+  #input(query: ChatQuery): MessageContent {
+    if (query.upload === undefined) return query.message;
+    const part = this.media.take(query.upload);
+    if (part === undefined) {
+      throw new NotFoundException(
+        `No upload waits under ${query.upload}: it was already sent, or the server restarted. Fix: attach the file again.`,
+      );
+    }
+    return [Media.text(query.message), part];
+  }
 
   /**
    * Resumes a paused chat with the decisions of its approval cards. 404 (as
@@ -138,6 +159,7 @@ export class ChatController {
     return observeStream(
       stream,
       async (part) => {
+        if (part.type === 'tool-call-end') this.media.show(part.event.result.parts);
         if (part.type === 'interrupted')
           await this.approvals.hold(part.interruption, chatPrompt, message);
         if (resumed !== undefined && part.type === 'error' && EvaluationStateError.is(part.error)) {

@@ -16,6 +16,8 @@ export interface ToolCallView {
   readonly outcome: 'success' | 'failure' | 'unknown' | 'denied' | 'timeout';
   /** The tool message the model read back. */
   readonly message: string;
+  /** The images the result showed the model, served at `chat/media/<hash>`. */
+  readonly images: readonly { readonly hash: string; readonly mediaType: string }[];
 }
 
 /** A call waiting for a person's approval, as the chat page shows its approve / reject card. */
@@ -174,6 +176,9 @@ function toolCallView(event: ToolInvoked, message: string): ToolCallView {
     arguments: typeof raw === 'string' ? raw : raw === undefined ? '' : JSON.stringify(raw),
     outcome: event.outcome,
     message,
+    images: event.media
+      .filter((ref) => ref.type === 'image')
+      .map((ref) => ({ hash: ref.hash, mediaType: ref.mediaType })),
   };
 }
 

@@ -3,6 +3,7 @@ import { PlanningToolsSection } from 'affordance/planning';
 
 import { RefundSection } from './refund-section.js';
 import { SupportDeskSection } from './support-desk-section.js';
+import { UsageChartSection } from './usage-chart-section.js';
 
 /** How the chat agent talks: free text, a plan kept up to date, the answer last. */
 const chatRole = new MarkdownSection({
@@ -17,11 +18,12 @@ const chatRole = new MarkdownSection({
 
 /**
  * The chat agent of `GET /chat/stream`: the support desk's tools (search, tickets),
- * refunds (large ones wait for approval) and the planning tools, answering in
+ * refunds (large ones wait for approval), a usage chart (a tool that answers
+ * with an image) and the planning tools, answering in
  * free text (no output class).
  */
 export const chatPrompt = new Prompt({
   ns: 'examples/nest-service',
   key: 'chat',
-  sections: [chatRole, SupportDeskSection, RefundSection, PlanningToolsSection],
+  sections: [chatRole, SupportDeskSection, RefundSection, UsageChartSection, PlanningToolsSection],
 });

@@ -1,3 +1,4 @@
+import type { MediaRef } from 'affordance';
 import type { ScriptedTurn } from 'affordance/testing';
 
 import { refundAskOf, refundCallTurn } from './refund-script.js';
@@ -54,7 +55,10 @@ const ticketAnswer =
 const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens });
 
 /**
- * What the scripted chat model does with a message: for a refund request
+ * What the scripted chat model does with a message and the files attached to
+ * it: it first says what it sees in each file (media type and size, as the
+ * request carried them). For a question about storage use, it shows the
+ * usage chart (a tool answering with an image) and reads it. For a refund request
  * naming an order and an amount, call `refund_order` (above the approval
  * limit the evaluation pauses until a person decides; the answer follows the
  * call, see `OfflineSupportModel`). Otherwise plan, search the
@@ -62,7 +66,44 @@ const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, out
  * it; for anything else, file a ticket and say so. The plan is updated at
  * every step and completed before the answer, which streams word by word.
  */
-export function chatScriptFor(message: string): ScriptedTurn[] {
+export function chatScriptFor(
+  message: string,
+  attachments: readonly MediaRef[] = [],
+): ScriptedTurn[] {
+  const script = chatTurnsFor(message);
+  const seen = attachments.map(describeAttachment).join(' ');
+  if (seen === '' || script[0] === undefined) return script;
+  // What a model that reads media would say first: what it was shown.
+  return [{ ...script[0], text: `${seen} ${script[0].text ?? ''}`.trim() }, ...script.slice(1)];
+}
+
+/** What the scripted model says it sees in a file the customer attached. */
+function describeAttachment(ref: MediaRef): string {
+  const what = ref.type === 'image' ? 'the image' : 'the document';
+  const name = ref.filename === undefined ? '' : ` ${ref.filename}`;
+  return `I can see ${what}${name} you attached (${ref.mediaType}, ${ref.size} bytes).`;
+}
+
+/** The usage chart: show it, then read it. */
+function usageTurns(): ScriptedTurn[] {
+  return [
+    {
+      text: 'Let me draw your storage use.',
+      toolCalls: [{ name: 'show_usage_chart', arguments: { months: 6 } }],
+      usage: usage(640, 30),
+    },
+    {
+      text:
+        'Here is your storage use over the last six months. It has grown steadily and is now at 400 GiB of your ' +
+        '500 GiB plan, so you have about a fifth left. At this pace you would reach the limit in two to three ' +
+        'months; removing old backups or moving to the next plan avoids that.',
+      usage: usage(980, 64),
+    },
+  ];
+}
+
+function chatTurnsFor(message: string): ScriptedTurn[] {
+  if (/usage|chart|storage/i.test(message)) return usageTurns();
   const refund = refundAskOf(message);
   if (refund !== undefined) {
     const text =

@@ -1,3 +1,4 @@
+import { contentText, Media, type MediaRef, mediaParts } from 'affordance';
 import {
   providerCapabilities,
   ProviderAdapter,
@@ -81,7 +82,10 @@ export class OfflineSupportModel extends ProviderAdapter {
     let script = this.#conversations.get(request.evaluationId);
     if (script === undefined) {
       const message = customerMessage(request);
-      script = new ScriptedAdapter(isChat(request) ? chatScriptFor(message) : scriptFor(message), {
+      const turns = isChat(request)
+        ? chatScriptFor(message, attachmentsOf(request))
+        : scriptFor(message);
+      script = new ScriptedAdapter(turns, {
         deltaDelayMs: this.#deltaDelayMs,
       });
       this.#conversations.set(request.evaluationId, script);
@@ -225,5 +229,11 @@ function isChat(request: ProviderRequest): boolean {
 
 function customerMessage(request: ProviderRequest): string {
   const message = request.messages.find((entry) => entry.role === 'user');
-  return message?.role === 'user' ? message.content : '';
+  return message?.role === 'user' ? contentText(message.content) : '';
+}
+
+/** The files of the customer's message, as the request carried them to the model. */
+function attachmentsOf(request: ProviderRequest): MediaRef[] {
+  const message = request.messages.find((entry) => entry.role === 'user');
+  return message?.role === 'user' ? mediaParts(message.content).map((part) => Media.ref(part)) : [];
 }

@@ -8,6 +8,8 @@ import { type AdapterOption, AffordanceModule } from 'affordance/nest';
 import { AgentController } from './agent-controller.js';
 import { ChatController } from './chat-controller.js';
 import { ChatLog } from './chat-log.js';
+import { ChatMedia } from './chat-media.js';
+import { ChatMediaController } from './chat-media-controller.js';
 import { chatPrompt } from './chat-prompt.js';
 import { Customer } from './customer.js';
 import { KnowledgeBase } from './knowledge-base.js';
@@ -20,6 +22,7 @@ import { SupportDeskSection } from './support-desk-section.js';
 import { supportPrompt } from './support-prompt.js';
 import { TicketDesk } from './ticket-desk.js';
 import { TicketNotesController } from './ticket-notes-controller.js';
+import { UsageChartSection } from './usage-chart-section.js';
 
 /**
  * The support service (`POST /agent`, approvals at `POST /agent/approvals/:stateId`)
@@ -28,7 +31,7 @@ import { TicketNotesController } from './ticket-notes-controller.js';
  * provides (in memory here; pass `stateStore` to `forRoot` for a durable one).
  */
 @Module({
-  controllers: [AgentController, ChatController, TicketNotesController],
+  controllers: [AgentController, ChatController, ChatMediaController, TicketNotesController],
   providers: [
     KnowledgeBase,
     TicketDesk,
@@ -38,6 +41,8 @@ import { TicketNotesController } from './ticket-notes-controller.js';
     RefundSection,
     PendingApprovals,
     ChatLog,
+    ChatMedia,
+    UsageChartSection,
   ],
 })
 export class SupportAppModule {

@@ -96,6 +96,8 @@ export class AiSdkAdapter extends ProviderAdapter {
       parallelToolCalls: options.parallelToolCalls ?? true,
       structuredOutput: structured,
       streaming: true,
+      // Tool results go as `content` outputs with image and file parts; each AI SDK provider maps them.
+      mediaInToolResults: true,
     });
     this.#plan = {
       provider: model.provider,

@@ -87,6 +87,8 @@ export class AnthropicAdapter extends ProviderAdapter {
       parallelToolCalls: options.parallelToolCalls ?? true,
       structuredOutput: options.structuredOutput === 'text' ? 'text' : 'native',
       streaming: true,
+      // tool_result blocks carry image and document blocks.
+      mediaInToolResults: true,
     });
     const own = client ?? new Anthropic(Object.assign({}, options.client, { maxRetries: 0 }));
     this.#client = own;

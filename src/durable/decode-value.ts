@@ -8,7 +8,8 @@ export type EntryNamed = (name: string) => (CodecEntry & { readonly name: string
 /**
  * Builds back what {@link encodeValue} stored: instances of registered classes
  * are created from their prototype (no constructor runs) with their fields,
- * or by their entry's `decode`. @internal
+ * or by their entry's `decode`; a media part stored by reference comes back
+ * as that frozen `MediaRef` (its bytes are in the `BlobStore`). @internal
  * @throws ConfigurationError for a class name the codec does not know.
  */
 export function decodeValue(
@@ -42,6 +43,8 @@ export function decodeValue(
         return new Set((inner as JsonValue[]).map(walk));
       case MARK.instance:
         return instanceOf(item, inner as string);
+      case MARK.media: // A media part comes back as its reference: its bytes are in the BlobStore.
+        return Object.freeze(fieldsOf(inner as Record<string, JsonValue>, Object.prototype));
       default:
         throw unreadable(mark, where);
     }

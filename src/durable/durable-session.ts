@@ -1,6 +1,13 @@
-import { ConfigurationError, type JsonValue, type Session, type SliceType } from '../index.js';
+import {
+  type BlobStore,
+  ConfigurationError,
+  type JsonValue,
+  type Session,
+  type SliceType,
+} from '../index.js';
 import type { SessionCodec } from './session-codec.js';
 import type { SessionStore } from './session-store.js';
+import { checkBlobsPresent, type FoundRef } from './stored-media-refs.js';
 import type { SessionChange, StoredSlice, StoredSlicePolicy } from './stored-session.js';
 
 /** Options of {@link DurableSession.commit}. */
@@ -19,6 +26,10 @@ export interface DurableSessionInit {
   readonly records: Readonly<Record<string, JsonValue>>;
   /** The slices filled from the store (the others are not stored yet). */
   readonly storedTypes: ReadonlySet<SliceType>;
+  /** Where the bytes of referenced media must be before a commit stores the reference. */
+  readonly blobs?: BlobStore | undefined;
+  /** Hashes whose bytes `blobs` was found to hold (at load). */
+  readonly knownBlobs?: Set<string> | undefined;
 }
 
 /**
@@ -42,6 +53,9 @@ export class DurableSession {
   readonly session: Session;
   readonly #store: SessionStore;
   readonly #codec: SessionCodec;
+  readonly #blobs: BlobStore | undefined;
+  /** Hashes whose bytes `#blobs` holds, as found at load or by an earlier commit. */
+  readonly #knownBlobs: Set<string>;
   #version: number;
   #records: Readonly<Record<string, JsonValue>>;
   /** The `Session.version` the store holds (under {@link SESSION_VERSION_RECORD}). */
@@ -54,6 +68,8 @@ export class DurableSession {
     this.session = init.session;
     this.#store = init.store;
     this.#codec = init.codec;
+    this.#blobs = init.blobs;
+    this.#knownBlobs = init.knownBlobs ?? new Set();
     this.#version = init.version;
     const { [SESSION_VERSION_RECORD]: sessionVersion, ...records } = init.records;
     this.#records = records;
@@ -95,23 +111,25 @@ export class DurableSession {
    * the new version (the current one, without a write, when nothing changed
    * and no record is given).
    * @throws SessionConflictError when another writer committed first (nothing was stored).
-   * @throws ConfigurationError when a value cannot be stored (nothing was stored).
+   * @throws ConfigurationError when a value cannot be stored, or refers to media whose bytes are not in
+   * the persistence's blob store (nothing was stored).
    */
   async commit(options: DurableCommitOptions = {}): Promise<number> {
     const current = this.#current();
     const append: StoredSlice[] = [];
     const replace: StoredSlice[] = [];
+    const refs = new Map<string, FoundRef>();
     for (const [type, slice] of current) {
       const stored = this.#stored.get(type);
       const samePolicy = stored?.policy === slice.policy;
       if (samePolicy && sameValues(stored.values, slice.values)) continue;
       const grows = samePolicy && startsWith(slice.values, stored.values);
       const from = grows ? stored.values.length : 0;
-      const encoded = this.#encode(type, slice.values, from, slice.policy);
+      const encoded = this.#encode(type, slice.values, from, slice.policy, refs);
       (grows ? append : replace).push(encoded);
     }
     for (const type of this.#stored.keys()) {
-      if (!current.has(type)) replace.push(this.#encode(type, [], 0, 'state'));
+      if (!current.has(type)) replace.push(this.#encode(type, [], 0, 'state', refs));
     }
     const records = options.records ?? {};
     if (Object.hasOwn(records, SESSION_VERSION_RECORD)) {
@@ -125,6 +143,13 @@ export class DurableSession {
     const versionMoved = sessionVersion !== this.#sessionVersion;
     const write = append.length > 0 || replace.length > 0 || Object.keys(records).length > 0;
     if (!write && !versionMoved) return this.#version;
+    // The bytes are written before the event that refers to them: a reference without them is refused.
+    if (this.#blobs !== undefined) {
+      await checkBlobsPresent(this.#blobs, refs, 'stored', this.#knownBlobs);
+    } else {
+      const [first] = refs.values();
+      if (first !== undefined) throw blobsNeeded(this.sessionId, first);
+    }
     const change: SessionChange = {
       sessionId: this.sessionId,
       expectedVersion: this.#version,
@@ -159,14 +184,19 @@ export class DurableSession {
     values: readonly object[],
     from: number,
     policy: StoredSlicePolicy,
+    refs: Map<string, FoundRef>,
   ): StoredSlice {
     const name = this.#codec.nameOf(type);
     if (name === undefined) throw unregisteredSlice(this.sessionId, type);
     const encoded: JsonValue[] = [];
     for (let index = from; index < values.length; index++) {
-      encoded.push(
-        this.#codec.encode(values[index], { sessionId: this.sessionId, slice: name, index }),
-      );
+      const where = { sessionId: this.sessionId, slice: name, index };
+      const json = this.#codec.encodeCollecting(values[index], where, (ref) => {
+        if (!refs.has(ref.hash)) {
+          refs.set(ref.hash, { hash: ref.hash, mediaType: ref.mediaType, size: ref.size, where });
+        }
+      });
+      encoded.push(json);
     }
     return { name, policy, values: encoded };
   }
@@ -210,5 +240,14 @@ function unregisteredSlice(sessionId: string, type: SliceType): ConfigurationErr
     subject: `Session ${sessionId}, slice ${type.name}`,
     problem: `its class ${type.name} is not registered in the session codec, so the slice cannot be stored.`,
     fix: `Register it: new SessionCodec({ classes: [${type.name}] }).`,
+  });
+}
+
+function blobsNeeded(sessionId: string, ref: FoundRef): ConfigurationError {
+  const { slice, index } = ref.where;
+  return new ConfigurationError({
+    subject: `Session ${sessionId}, slice ${slice}, value ${index}`,
+    problem: `refers to media ${ref.hash} (${ref.mediaType}), whose bytes this session's persistence has no BlobStore to find; nothing was written.`,
+    fix: 'Give SessionPersistence the BlobStore the runtime writes media to: new SessionPersistence({ store, codec, blobs }) (in NestJS: AffordanceModule.forRoot({ blobStore })), e.g. a PostgresBlobStore or RedisBlobStore beside the session store.',
   });
 }

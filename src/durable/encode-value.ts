@@ -1,4 +1,4 @@
-import { ConfigurationError, type JsonValue } from '../index.js';
+import { ConfigurationError, isMediaPart, type JsonValue, Media, type MediaRef } from '../index.js';
 import type { CodecEntry, CodecLocation } from './codec-entry.js';
 
 /** Looks up how a class is stored. @internal */
@@ -14,17 +14,25 @@ export const MARK = {
   set: '$set',
   instance: '$class',
   number: '$number',
+  media: '$media',
 } as const;
 
 /**
  * Encodes `value` as plain JSON: JSON values as they are (a plain object with a
  * key starting with `$` wrapped), and `undefined`, `-0`, `Date`, `Map`, `Set`,
  * null-prototype objects and instances of registered classes tagged by one
- * `$` key. Anything else is refused, naming where it is. @internal
+ * `$` key; a media part holding bytes (a `ToolResult`'s parts, an input's)
+ * as its `MediaRef` (the bytes live in a `BlobStore`). Anything else is
+ * refused, naming where it is. @internal
  * @throws ConfigurationError naming the session, slice, value and field path.
  */
-export function encodeValue(value: unknown, where: CodecLocation, entryOf: EntryOf): JsonValue {
-  return new ValueEncoder(where, entryOf).walk(value, '');
+export function encodeValue(
+  value: unknown,
+  where: CodecLocation,
+  entryOf: EntryOf,
+  onMedia?: (ref: MediaRef) => void,
+): JsonValue {
+  return new ValueEncoder(where, entryOf, onMedia).walk(value, '');
 }
 
 class ValueEncoder {
@@ -33,6 +41,8 @@ class ValueEncoder {
   constructor(
     private readonly where: CodecLocation,
     private readonly entryOf: EntryOf,
+    /** Told of every media reference or part met (of bytes: a `sha256:` hash). */
+    private readonly onMedia?: (ref: MediaRef) => void,
   ) {}
 
   walk(item: unknown, path: string): JsonValue {
@@ -87,6 +97,12 @@ class ValueEncoder {
   #object(object: object, path: string): JsonValue {
     if (Array.isArray(object)) return this.#array(object as unknown[], path);
     const proto: unknown = Object.getPrototypeOf(object);
+    if (proto === Object.prototype && isMediaPart(object)) {
+      if (this.onMedia !== undefined && object.hash.startsWith('sha256:')) this.onMedia(object);
+      if (object.bytes instanceof Uint8Array) {
+        return { [MARK.media]: this.#fields(Media.ref(object), path) };
+      }
+    }
     if (proto === Object.prototype || proto === null) {
       const fields = this.#fields(object, path);
       if (proto === null) return { [MARK.nullProto]: fields };
@@ -133,6 +149,13 @@ class ValueEncoder {
   }
 
   #instance(object: object, path: string): JsonValue {
+    if (ArrayBuffer.isView(object) || object instanceof ArrayBuffer) {
+      throw this.refuse(
+        path,
+        `bytes (${object.constructor.name}, ${object.byteLength} bytes) are not stored in a session.`,
+        'Keep media as a MediaRef (Media.ref(part): hash, media type, size) and its bytes in a BlobStore (blobs.put(part.hash, part.bytes, part.mediaType)).',
+      );
+    }
     const constructor = (object as { constructor?: { name?: string } }).constructor;
     const name = constructor?.name ?? 'an unnamed class';
     const entry = constructor === undefined ? undefined : this.entryOf(constructor);

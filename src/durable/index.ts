@@ -3,10 +3,16 @@
  * keeps a session's slices and records under optimistic concurrency: in this
  * process (`InMemorySessionStore`), in PostgreSQL (`PostgresSessionStore`, its
  * tables made by `applyPostgresMigrations` or the `affordance-migrate` command)
- * or in Redis (`RedisSessionStore`). Neither `pg` nor `ioredis` is imported:
- * pass the client you already use.
+ * or in Redis (`RedisSessionStore`). The bytes of the media that sessions
+ * refer to live in a `BlobStore` beside them: `FilesystemBlobStore`,
+ * `PostgresBlobStore` or `RedisBlobStore`. Neither `pg` nor `ioredis` is
+ * imported: pass the client you already use.
  * @packageDocumentation
  */
+export {
+  FilesystemBlobStore,
+  type FilesystemBlobStoreOptions,
+} from './blobs/filesystem-blob-store.js';
 export { MAX_STORED_NAME_LENGTH } from './check-stored-names.js';
 export { InMemorySessionStore } from './in-memory-session-store.js';
 export {
@@ -20,9 +26,15 @@ export type {
   PostgresQueryResult,
 } from './postgres/postgres-pool.js';
 export {
+  PostgresBlobStore,
+  type PostgresBlobStoreOptions,
+} from './postgres/postgres-blob-store.js';
+export {
   PostgresSessionStore,
   type PostgresSessionStoreOptions,
 } from './postgres/postgres-session-store.js';
+export type { RedisBlobClient } from './redis/redis-blob-client.js';
+export { RedisBlobStore, type RedisBlobStoreOptions } from './redis/redis-blob-store.js';
 export type { RedisScriptClient } from './redis/redis-script-client.js';
 export { RedisSessionStore, type RedisSessionStoreOptions } from './redis/redis-session-store.js';
 export { SessionStore } from './session-store.js';

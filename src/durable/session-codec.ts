@@ -2,6 +2,7 @@ import {
   ConfigurationError,
   isStandardSchema,
   type JsonValue,
+  type MediaRef,
   PromptExecuted,
   PromptRendered,
   type Prompt,
@@ -129,6 +130,18 @@ export class SessionCodec {
   /** `value` as plain JSON. @throws ConfigurationError naming where a value cannot be stored. */
   encode(value: unknown, where: CodecLocation): JsonValue {
     return encodeValue(value, where, (type) => this.#byType.get(type));
+  }
+
+  /**
+   * {@link encode}, telling `onMedia` of every media reference of bytes met
+   * (what `DurableSession.commit` checks against the blob store). @internal
+   */
+  encodeCollecting(
+    value: unknown,
+    where: CodecLocation,
+    onMedia: (ref: MediaRef) => void,
+  ): JsonValue {
+    return encodeValue(value, where, (type) => this.#byType.get(type), onMedia);
   }
 
   /** The value `json` (from {@link encode}) stands for. @throws ConfigurationError for an unknown class. */

@@ -1,4 +1,5 @@
 import {
+  type BlobStore,
   type Clock,
   ConfigurationError,
   type Dispatcher,
@@ -10,6 +11,7 @@ import { DurableSession } from './durable-session.js';
 import { SessionCodec } from './session-codec.js';
 import type { SessionStore } from './session-store.js';
 import type { StoredSession } from './stored-session.js';
+import { checkBlobsPresent, collectMediaRefs, type FoundRef } from './stored-media-refs.js';
 
 /** Options of a {@link SessionPersistence}. */
 export interface SessionPersistenceOptions {
@@ -17,6 +19,17 @@ export interface SessionPersistenceOptions {
   readonly store: SessionStore;
   /** How values become JSON; by default one that knows the runtime's own classes only. */
   readonly codec?: SessionCodec | undefined;
+  /**
+   * Where the bytes of the media the sessions refer to live: the `BlobStore`
+   * the runtime writes to (a `PostgresBlobStore` or `RedisBlobStore` beside a
+   * durable session store). A value refers to media by its `MediaRef`; a
+   * media part in a value (a `ToolResult`'s parts) is stored as its
+   * reference. With `blobs`, a session that refers to media whose bytes are
+   * not there is refused at load and at commit, naming the hash. Without it,
+   * a commit that refers to media is refused (its bytes would be nowhere a
+   * later process finds them), and a load is not checked.
+   */
+  readonly blobs?: BlobStore | undefined;
 }
 
 /** Options of {@link SessionPersistence.open}. */
@@ -42,19 +55,33 @@ export class SessionPersistence {
   readonly store: SessionStore;
   /** How values become JSON. */
   readonly codec: SessionCodec;
+  /** Where the bytes of the sessions' media live, when given. */
+  readonly blobs: BlobStore | undefined;
 
   constructor(options: SessionPersistenceOptions) {
     this.store = options.store;
     this.codec = options.codec ?? new SessionCodec();
+    this.blobs = options.blobs;
   }
 
   /**
    * The session stored as `sessionId`, loaded into a new `Session` (after
    * `setup`), or a new empty one when none is stored (unless `create: false`).
-   * @throws ConfigurationError when it is not stored and `create` is false, or a stored class is unknown.
+   * @throws ConfigurationError when it is not stored and `create` is false, a stored class is unknown, or
+   * (with `blobs`) a value refers to media whose bytes are not in the blob store.
    */
   async open(sessionId: string, options: OpenSessionOptions = {}): Promise<DurableSession> {
     const stored = await this.store.load(sessionId);
+    const knownBlobs = new Set<string>();
+    if (stored !== undefined && this.blobs !== undefined) {
+      const refs = new Map<string, FoundRef>();
+      for (const slice of stored.slices) {
+        for (const [index, json] of slice.values.entries()) {
+          collectMediaRefs(json, { sessionId, slice: slice.name, index }, refs);
+        }
+      }
+      await checkBlobsPresent(this.blobs, refs, 'loaded', knownBlobs);
+    }
     if (stored === undefined && options.create === false) {
       throw new ConfigurationError({
         subject: `Session ${sessionId}`,
@@ -78,6 +105,8 @@ export class SessionPersistence {
       version: stored?.version ?? 0,
       records: stored?.records ?? {},
       storedTypes,
+      blobs: this.blobs,
+      knownBlobs,
     });
   }
 

@@ -1,30 +1,19 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 import { ToolResult } from '../index.js';
+import { mcpResultContent } from './mcp-media-content.js';
 
 /**
- * The `ToolResult` of an MCP call's result: its text parts joined as the
- * message (other parts named by kind, so the model knows they were there),
- * `structuredContent` as the value, and a failed result when the server set
- * `isError`, so the model reads the server's own words. @internal
+ * The `ToolResult` of an MCP call's result: its text items joined as the
+ * message, its images, audio and embedded binary resources as the result's
+ * media parts (checked by the `Media` factories and named in the message, so
+ * the model knows where they were), `structuredContent` as the value, and a
+ * failed result when the server set `isError`, so the model reads the
+ * server's own words (a failed result carries no media). @internal
  */
 export function toolResultOf(server: string, result: CallToolResult): ToolResult {
-  const parts = result.content.map((part) => {
-    switch (part.type) {
-      case 'text':
-        return part.text;
-      case 'image':
-      case 'audio':
-        return `[${part.type} ${part.mimeType}]`;
-      case 'resource_link':
-        return `[resource ${part.uri}]`;
-      case 'resource':
-        return 'text' in part.resource ? part.resource.text : `[resource ${part.resource.uri}]`;
-      default:
-        return '[unsupported content]';
-    }
-  });
-  const text = parts.join('\n');
+  const { texts, parts } = mcpResultContent(result);
+  const text = texts.join('\n');
   if (result.isError === true) {
     return ToolResult.error(text === '' ? `The MCP server '${server}' reported an error.` : text);
   }
@@ -34,5 +23,6 @@ export function toolResultOf(server: string, result: CallToolResult): ToolResult
     value: result.structuredContent ?? null,
     success: true,
     excludeValueFromContext: text !== '',
+    parts,
   });
 }

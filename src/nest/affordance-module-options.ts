@@ -6,6 +6,7 @@ import type { FallbackAdapterOptions } from '../provider/index.js';
 
 import type {
   AffordanceRuntime,
+  BlobStore,
   EvaluationStateStore,
   Prompt,
   ProviderAdapter,
@@ -97,6 +98,15 @@ export interface AffordanceModuleOptions {
    * slice classes in it (the classes of `prompts` are registered by the module).
    */
   readonly sessionCodec?: SessionCodec;
+  /**
+   * Where the bytes of images, documents and audio live (`FilesystemBlobStore`,
+   * `PostgresBlobStore` or `RedisBlobStore` of `affordance/durable`): bound in
+   * the runtime's container and given to the provided `SessionPersistence`
+   * (which then checks every session's media against it). Without it the
+   * runtime keeps media in memory, and a stored session that refers to media
+   * is refused at commit.
+   */
+  readonly blobStore?: BlobStore;
   /**
    * A queue of evaluation jobs (`EvaluationQueue` of `affordance/bullmq`), provided
    * and exported under its own class so controllers inject it by type. The

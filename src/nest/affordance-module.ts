@@ -4,6 +4,7 @@ import { Container } from 'inversify';
 
 import {
   AffordanceRuntime,
+  BlobStore,
   EvaluationStateStore,
   installAffordance,
   ProviderAdapter,
@@ -102,6 +103,8 @@ const sharedProviders: Provider[] = [
     useFactory: (options: AffordanceModuleOptions) => {
       const container = new Container();
       const runtime = installAffordance(container, options.runtime);
+      if (options.blobStore !== undefined)
+        container.bind(BlobStore).toConstantValue(options.blobStore);
       options.configure?.(container);
       return runtime;
     },

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 
-import { ConfigurationError } from '../index.js';
+import { BlobStore, ConfigurationError } from '../index.js';
 import {
   InMemorySessionStore,
   SessionCodec,
@@ -27,7 +27,7 @@ export const durableProviders: Provider[] = [
       const codec = options.sessionCodec ?? new SessionCodec();
       // The module's prompts put their params classes in sessions: known from the start.
       for (const prompt of options.prompts ?? []) codec.registerPrompt(prompt);
-      return new SessionPersistence({ store, codec });
+      return new SessionPersistence({ store, codec, blobs: options.blobStore });
     },
     inject: [SessionStore, AffordanceModuleOptions],
   },
@@ -69,6 +69,13 @@ export function assertDurableOptions(options: AffordanceModuleOptions, where: st
       subject: where,
       problem: 'options.sessionStore must be a SessionStore.',
       fix: 'Pass new PostgresSessionStore({ pool }), new RedisSessionStore({ client }) or new InMemorySessionStore() from affordance/durable, or leave it out.',
+    });
+  }
+  if (options.blobStore !== undefined && !(options.blobStore instanceof BlobStore)) {
+    throw new ConfigurationError({
+      subject: where,
+      problem: 'options.blobStore must be a BlobStore.',
+      fix: 'Pass new FilesystemBlobStore({ directory }), new PostgresBlobStore({ pool }) or new RedisBlobStore({ client }) from affordance/durable, or leave it out.',
     });
   }
   if (sessionCodec !== undefined && !(sessionCodec instanceof SessionCodec)) {

@@ -86,6 +86,8 @@ export class OpenAIAdapter extends ProviderAdapter {
       structuredOutput:
         (options.structuredOutput ?? 'json_schema') === 'json_schema' ? 'native' : 'text',
       streaming: true,
+      // Responses function outputs carry input_image / input_file parts; Chat Completions tool messages are text.
+      mediaInToolResults: this.api === 'responses',
     });
     const own = client ?? new OpenAI(Object.assign({}, options.client, { maxRetries: 0 }));
     this.#client = own;

@@ -1,3 +1,4 @@
+import { isMediaPart, type MessageContent } from '../index.js';
 import type { ConversationMessage, ProviderTurn } from '../provider/index.js';
 
 /** One part of a message in the conventions' JSON shape. */
@@ -9,13 +10,43 @@ type MessagePart =
       readonly name: string;
       readonly arguments: unknown;
     }
-  | { readonly type: 'tool_call_response'; readonly id: string; readonly result: string };
+  | { readonly type: 'tool_call_response'; readonly id: string; readonly result: string }
+  | {
+      readonly type: 'blob' | 'uri';
+      readonly modality: string;
+      readonly mime_type: string;
+      readonly uri?: string;
+      readonly size: number;
+      readonly hash: string;
+    };
 
 /** One message in the conventions' JSON shape. */
 interface Message {
   readonly role: string;
   readonly parts: readonly MessagePart[];
   readonly finish_reason?: string;
+}
+
+/**
+ * A user message's parts: text as it is, media by reference (its hash and
+ * size, or its URL), never the bytes.
+ */
+function userParts(content: MessageContent): MessagePart[] {
+  if (typeof content === 'string') return [{ type: 'text', content }];
+  return content.map((part): MessagePart => {
+    if (!isMediaPart(part)) return { type: 'text', content: part.text };
+    const modality = part.type === 'file' ? 'document' : part.type;
+    return part.url === undefined
+      ? { type: 'blob', modality, mime_type: part.mediaType, size: part.size, hash: part.hash }
+      : {
+          type: 'uri',
+          modality,
+          mime_type: part.mediaType,
+          uri: part.url,
+          size: part.size,
+          hash: part.hash,
+        };
+  });
 }
 
 /** `gen_ai.system_instructions`: the rendered prompt as one text part (JSON text). @internal */
@@ -37,7 +68,7 @@ export function inputMessages(messages: readonly ConversationMessage[]): string 
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        out.push({ role: 'user', parts: [{ type: 'text', content: message.content }] });
+        out.push({ role: 'user', parts: userParts(message.content) });
         break;
       case 'assistant': {
         const parts: MessagePart[] = [];

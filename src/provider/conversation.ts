@@ -1,5 +1,6 @@
 import type { TokenUsage } from './token-usage.js';
 import type { ToolResult } from '../tools/tool-result.js';
+import type { MessageContent } from '../content/content-part.js';
 
 /** One tool call as the provider sent it. */
 export interface ProviderToolCall {
@@ -67,7 +68,9 @@ export interface ProviderTurn {
 
 /** A message of the conversation an evaluation builds, in provider-neutral form. */
 export type ConversationMessage =
-  | { readonly role: 'system' | 'user'; readonly content: string }
+  | { readonly role: 'system'; readonly content: string }
+  /** A user message: text, or text and media parts in order (see `Media`). */
+  | { readonly role: 'user'; readonly content: MessageContent }
   | {
       readonly role: 'assistant';
       readonly content: string | null;

@@ -33,6 +33,8 @@ export {
   type NativeToolContract,
 } from './native-tool-contract.js';
 export { ProviderAdapter } from './provider-adapter.js';
+export { base64Length, base64Of, dataUrlOf } from './media/media-encoding.js';
+export { checkProviderMedia, type ProviderMediaLimits } from './media/provider-media-limits.js';
 export {
   PROVIDER_SEAM_VERSION,
   providerCapabilities,

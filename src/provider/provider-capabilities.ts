@@ -22,6 +22,13 @@ export interface ProviderCapabilities {
   readonly structuredOutput: 'native' | 'text';
   /** Whether `stream()` yields the answer as it arrives (otherwise it yields the whole turn at once). */
   readonly streaming: boolean;
+  /**
+   * Whether a tool result can carry images and documents (`ToolResult.parts`)
+   * in the provider's own tool-result message. When not, the runtime sends
+   * them in a user message right after the tool results, with a note naming
+   * the call. Defaults to `false`.
+   */
+  readonly mediaInToolResults: boolean;
 }
 
 /**
@@ -40,6 +47,7 @@ export function providerCapabilities(
     parallelToolCalls: true,
     structuredOutput: 'text',
     streaming: false,
+    mediaInToolResults: false,
     ...declared,
   });
 }

@@ -1,6 +1,7 @@
 import type { Container } from 'inversify';
 
 import { type Clock, systemClock } from '../core/clock.js';
+import { setRuntimeMedia } from './media/runtime-media.js';
 import { type ProviderAdapter } from '../provider/provider-adapter.js';
 import { boundAdapter } from './bound-adapter.js';
 import type { CallToolOptions, ToolCallRequest } from './call-tool-request.js';
@@ -77,6 +78,7 @@ export class AffordanceRuntime {
     this.#signer = new StateSigner(options);
     this.#telemetry = options.telemetry;
     this.#governor = loopGovernorSettings(options.governor);
+    setRuntimeMedia(container, options.media);
     this.#scopes = {
       container,
       clock: this.clock,

@@ -1,3 +1,4 @@
+import type { MessageContent } from '../content/content-part.js';
 import type { ProviderAdapter } from '../provider/provider-adapter.js';
 import type { SectionVisibility } from '../prompt/section-visibility.js';
 import type { PromptOverride } from '../prompt/overrides/prompt-override.js';
@@ -22,8 +23,14 @@ export interface EvaluateOptions {
   readonly params?: readonly object[] | undefined;
   /** The session to record events and state in; a new one when omitted. Pass the caller's to nest. */
   readonly session?: Session | undefined;
-  /** A user message sent after the prompt. */
-  readonly input?: string | undefined;
+  /**
+   * A user message sent after the prompt: text, or text and media parts in
+   * order (`[Media.text('What is wrong?'), Media.image(png)]`). Media is
+   * checked against the runtime's `media` limits, its bytes stored in the
+   * container's `BlobStore`, and the `PromptRendered` event records it by
+   * reference (`media`).
+   */
+  readonly input?: MessageContent | undefined;
   /** When the evaluation must end; tool calls and requests stop at it. */
   readonly deadline?: Deadline | undefined;
   /** Token limits; a tracker is created for them unless `budgetTracker` is given. */

@@ -1,3 +1,6 @@
+import { mediaParts, type MessageContent } from '../content/content-part.js';
+import { storeInputMedia, toolMediaMessage } from './media/conversation-media.js';
+import { hydrateConversation } from './media/hydrate-media.js';
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import {
   PromptEvaluationError,
@@ -57,7 +60,7 @@ export class EvaluationRun<O> {
   #toolChoice: ToolChoice;
   #usage: TokenUsage | undefined;
   /** The input sent (after the input guardrails), and how many answers the answer guardrails saw. */
-  #input: string | undefined;
+  #input: MessageContent | undefined;
   #answers = 0;
 
   constructor(init: EvaluationRunInit) {
@@ -93,9 +96,15 @@ export class EvaluationRun<O> {
     const resume = this.#resume;
     if (resume === undefined) {
       this.#input = await guardInput(this.#scope, this.#init.options.input, this.#init.observer);
+      await storeInputMedia(this.#scope, this.#input);
       this.start();
     } else {
       turn = resume.turn;
+      this.#messages.splice(
+        0,
+        this.#messages.length,
+        ...(await hydrateConversation(this.#scope, this.#messages)),
+      );
       await this.#checkpointTurn(resume.remaining, turn, resume.decisions);
       const before = this.#init.governor.before();
       const paused = await this.#runCalls(resume.remaining, turn, resume.decisions);
@@ -132,6 +141,7 @@ export class EvaluationRun<O> {
         Object.assign(evaluationEventFields(this.#scope), {
           renderInputs: this.#init.options.params ?? [],
           renderedPrompt: rendered.text,
+          media: this.#input === undefined ? undefined : mediaParts(this.#input),
         }),
       ),
     );
@@ -285,6 +295,11 @@ export class EvaluationRun<O> {
         content: outcome.message,
         result: outcome.result,
       });
+    }
+    // Media a tool returned, where the provider takes none in a tool result: a user message after the batch.
+    if (paused === undefined && !this.#scope.adapter.capabilities.mediaInToolResults) {
+      const shown = toolMediaMessage(this.#messages);
+      if (shown !== undefined) this.#messages.push(shown);
     }
     this.checkBudget();
     if (typeof this.#toolChoice === 'object') this.#toolChoice = 'auto';

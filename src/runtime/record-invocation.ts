@@ -150,5 +150,6 @@ function boundedFailure(result: ToolResult): ToolResult {
     value: result.value,
     success: false,
     excludeValueFromContext: result.excludeValueFromContext,
+    parts: result.parts,
   });
 }

@@ -1,3 +1,4 @@
+import type { MediaLimits } from '../content/media-limits.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
@@ -55,4 +56,11 @@ export interface RuntimeOptions {
    * default with `DEFAULT_LOOP_GOVERNOR`; see {@link LoopGovernorOptions}.
    */
   readonly governor?: LoopGovernorOptions | undefined;
+  /**
+   * Bounds on the images, documents and audio of each evaluation (parts per
+   * message, bytes per part and per evaluation, pixels per image); see
+   * {@link MediaLimits} for the defaults. Providers' published limits are
+   * checked by each adapter on top of these.
+   */
+  readonly media?: MediaLimits | undefined;
 }

@@ -28,6 +28,7 @@ import type { PolicyRef, ToolPolicy } from '../tools/tool-policy.js';
 import { unknownToolMessage } from './tool-call-failure.js';
 import { stopIfOver } from './evaluation-stops.js';
 import { type CallParts, OpenedCall } from './opened-call.js';
+import { storeResultMedia } from './media/result-media.js';
 
 /** A call scope that failed to open (`callScope` when it opened but the snapshot failed). */
 interface FailedOpening {
@@ -254,10 +255,18 @@ class ToolCallRun implements CallParts {
     opened: OpenedCall,
     policies: readonly ToolPolicy[],
   ): ToolResult | Promise<ToolResult> {
-    if (!result.success || policies.length === 0) return result;
+    if (!result.success || policies.length === 0) return this.#withMedia(result);
     const { params, callScope } = opened;
     const after = afterResult(this.tool, policies, params, callScope.context, result);
-    return isThenable(after) ? replacedLater(after, result) : (after ?? result);
+    return isThenable(after)
+      ? replacedLater(after, result).then((told) => this.#withMedia(told))
+      : this.#withMedia(after ?? result);
+  }
+
+  /** `result` once its media is checked and stored in the `BlobStore` (at once when it has none). */
+  #withMedia(result: ToolResult): ToolResult | Promise<ToolResult> {
+    const stored = storeResultMedia(this.scope, this.tool.name, this.call.callId, result);
+    return stored === undefined ? result : stored.then(() => result);
   }
 
   /** The call's signal: its time limit's, or the evaluation's. */

@@ -1,12 +1,18 @@
 /**
  * affordance/testing: a deterministic scripted provider, a one-line test
  * runtime, a manual clock, helpers to inspect what an agent's wiring
- * does (container scopes and resource snapshots), and the conformance
- * checks every provider adapter must pass, and cassettes that record a real
- * provider once and replay it offline (`RecordingAdapter`, `ReplayAdapter`).
+ * does (container scopes and resource snapshots), the conformance
+ * checks every provider adapter must pass, the contract every `BlobStore`
+ * must keep, and cassettes that record a real provider once and replay it
+ * offline (`RecordingAdapter`, `ReplayAdapter`).
  * @packageDocumentation
  */
 export { adapterConformanceChecks } from './adapter-conformance-checks.js';
+export {
+  blobStoreContract,
+  type BlobStoreContractCheck,
+  type BlobStoreContractOptions,
+} from './blob-store-contract.js';
 export type {
   AdapterConformanceCheck,
   AdapterHarness,

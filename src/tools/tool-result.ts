@@ -1,6 +1,11 @@
 import { inspect } from 'node:util';
 
 import { dump } from '../schema/dump.js';
+import { isMediaPart, type MediaPart } from '../content/content-part.js';
+import { MediaError } from '../core/errors/media-error.js';
+import { describeValue } from '../core/describe-value.js';
+
+const NO_PARTS: readonly MediaPart[] = Object.freeze([]);
 
 /** Fields of a {@link ToolResult}. */
 export interface ToolResultInit<T> {
@@ -12,6 +17,17 @@ export interface ToolResultInit<T> {
   readonly success?: boolean;
   /** Keep `value` out of the model's context (only `message` is sent). Defaults to `false`. */
   readonly excludeValueFromContext?: boolean;
+  /**
+   * Images, documents or audio the model should see with the message (built
+   * with `Media.image`, `Media.file`, `Media.audio`). Defaults to none.
+   */
+  readonly parts?: readonly MediaPart[] | undefined;
+}
+
+/** Options of {@link ToolResult.ok}. */
+export interface ToolResultOptions {
+  /** Images, documents or audio sent back to the model with the result. */
+  readonly parts?: readonly MediaPart[] | undefined;
 }
 
 /** A value that renders itself for the model. */
@@ -35,19 +51,46 @@ export class ToolResult<T = unknown> {
   readonly success: boolean;
   /** Keep `value` out of the model's context. */
   readonly excludeValueFromContext: boolean;
+  /**
+   * Media the model receives with the message: in the tool result where the
+   * provider takes it (Anthropic, OpenAI Responses), else in a user message
+   * right after the tool results, with a note naming the call. Empty by default.
+   */
+  readonly parts: readonly MediaPart[];
 
   constructor(init: ToolResultInit<T>) {
     this.message = init.message;
     this.value = init.value ?? null;
     this.success = init.success ?? true;
     this.excludeValueFromContext = init.excludeValueFromContext ?? false;
+    this.parts = checkedParts(init.parts);
+    if (!this.success && this.parts.length > 0) {
+      throw new MediaError({
+        subject: 'ToolResult',
+        problem:
+          'a failed result carries no media (the call is rolled back; the model reads the message).',
+        fix: 'Describe the failure in the message, or return a success (ToolResult.withMedia) to show media.',
+      });
+    }
     // Frozen once built (a subclass freezes itself if it wants to): the session then walks only the value.
     if (new.target === ToolResult) Object.freeze(this);
   }
 
   /** A successful result carrying `value`. */
-  static ok<T>(value: T, message = 'OK'): ToolResult<T> {
-    return new ToolResult({ message, value, success: true });
+  static ok<T>(value: T, message = 'OK', options: ToolResultOptions = {}): ToolResult<T> {
+    return new ToolResult({ message, value, success: true, parts: options.parts });
+  }
+
+  /**
+   * A successful result that shows the model media: `ToolResult.withMedia('Screenshot of /checkout.', [Media.image(png)])`,
+   * with an optional structured `value` rendered after the message as usual.
+   */
+  static withMedia<T = null>(
+    message: string,
+    parts: readonly MediaPart[],
+    value?: T,
+  ): ToolResult<T> {
+    return new ToolResult<T>({ message, value: value ?? null, success: true, parts });
   }
 
   /** A failed result: the model reads `message`, and state the call changed is rolled back. */
@@ -82,6 +125,29 @@ export class ToolResult<T = unknown> {
     const rendered = this.render();
     return rendered === '' ? this.message : `${this.message}\n\n${rendered}`;
   }
+}
+
+/** `parts` checked (media parts only) and frozen; the shared empty list when none. */
+function checkedParts(parts: readonly MediaPart[] | undefined): readonly MediaPart[] {
+  if (parts === undefined || parts.length === 0) return NO_PARTS;
+  const list: unknown = parts;
+  if (!Array.isArray(list)) {
+    throw new MediaError({
+      subject: 'ToolResult parts',
+      problem: `parts must be an array of media parts, got ${describeValue(list)}.`,
+      fix: 'Pass [Media.image(bytes), Media.file(pdf)]: parts built by the Media factories.',
+    });
+  }
+  list.forEach((part: unknown, index) => {
+    if (!isMediaPart(part)) {
+      throw new MediaError({
+        subject: `ToolResult parts[${index}]`,
+        problem: `is ${describeValue(part)}, not a media part (text goes in the message).`,
+        fix: 'Build each part with Media.image, Media.file or Media.audio; put text in the message.',
+      });
+    }
+  });
+  return Object.freeze([...parts]);
 }
 
 /**

@@ -40,7 +40,7 @@ class EchoModel extends ProviderAdapter {
   request(request: ProviderRequest): Promise<ProviderTurn> {
     this.requests += 1;
     const user = request.messages.find((message) => message.role === 'user');
-    const content = user === undefined ? '' : String(user.content);
+    const content = user === undefined || typeof user.content !== 'string' ? '' : user.content;
     return Promise.resolve({ text: `${content.length} characters` });
   }
 }

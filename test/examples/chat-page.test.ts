@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,6 +9,9 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { ChatLog, type ChatRecord } from '../../examples/nest-service/chat-log.js';
 import { RefundDesk } from '../../examples/nest-service/refund-desk.js';
 import { type ChatServer, serveChat } from '../../examples/nest-service/serve-chat.js';
+import { STORAGE_GIB } from '../../examples/nest-service/usage-chart-section.js';
+import { barChartPng, pngImage } from '../../examples/shared/png-image.js';
+import { pdfFile } from '../support/media-files.js';
 
 /** The browser: Debian's chromium package unless CHROMIUM_PATH names another Chromium or Chrome. */
 const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -268,6 +271,134 @@ describe('examples/nest-service chat page, in headless Chromium', () => {
 
     expect(statuses).toEqual([400, 400, 400, 400]);
     expect(chats.all()).toHaveLength(before);
+  });
+
+  describe('files', () => {
+    /** The images of the tool cards of the last answer, once each has loaded (or failed to). */
+    const readImages = `(() => {
+      const assistants = document.querySelectorAll('.message.assistant');
+      const last = assistants[assistants.length - 1];
+      const images = [...last.querySelectorAll('.tool-card .tool-image')];
+      if (images.some((img) => !img.complete)) return undefined;
+      return images.map((img) => ({ src: img.getAttribute('src'), width: img.naturalWidth, height: img.naturalHeight }));
+    })()`;
+    const lastError = `(() => {
+      const errors = document.querySelectorAll('.message.assistant .error');
+      return errors.length === 0 ? null : errors[errors.length - 1].textContent;
+    })()`;
+
+    interface ShownImage {
+      src: string;
+      width: number;
+      height: number;
+    }
+    async function imagesOnceLoaded(page: Page): Promise<ShownImage[]> {
+      for (let tries = 0; tries < 100; tries += 1) {
+        const images = (await page.evaluate(readImages)) as ShownImage[] | undefined;
+        if (images !== undefined) return images;
+        await sleep(50);
+      }
+      throw new Error('The images of the last answer did not finish loading.');
+    }
+
+    async function attach(page: Page, name: string, bytes: Uint8Array): Promise<void> {
+      const file = join(dir!, name);
+      await writeFile(file, bytes);
+      const input = await page.$('#attachment');
+      if (input === null) throw new Error('The chat page has no #attachment input.');
+      await input.uploadFile(file);
+    }
+
+    it('should send an attached screenshot with the message and show the chart image a tool returns', async () => {
+      const errors: string[] = [];
+      const page = await openChat(errors);
+      const before = chats.all().length;
+      const screenshot = pngImage(64, 40, (x, y) => [x * 4, y * 6, 200]);
+      await attach(page, 'usage-page.png', screenshot);
+
+      await send(page, 'Here is a screenshot of my storage page. Can you show my usage chart?');
+      const samples = await sampleWhile(page, (latest) => latest.state === 'streaming');
+
+      const final = samples.at(-1)!;
+      expect(final.state).toBe('done');
+      // The scripted model says what the request carried to it: the upload, as the page sent it.
+      expect(final.text).toContain(
+        `I can see the image usage-page.png you attached (image/png, ${screenshot.byteLength} bytes).`,
+      );
+      expect(final.text).toContain('now at 400 GiB of your 500 GiB plan');
+      const chart = final.cards.find((card) => card.tool === 'show_usage_chart');
+      expect(chart?.outcome).toBe('success');
+      expect(chart?.message).toContain(
+        `Storage used over the last 6 months, in GiB: ${STORAGE_GIB.slice(-6).join(', ')}`,
+      );
+      const attached = `[...document.querySelectorAll('.message.user')].at(-1).dataset.attachment`;
+      expect(await page.evaluate(attached)).toBe('usage-page.png');
+
+      // The chart is shown in its card: loaded by the browser from this server, the tool's own PNG.
+      const images = await imagesOnceLoaded(page);
+      expect(images).toEqual([
+        {
+          src: expect.stringMatching(/^chat\/media\/sha256%3A[0-9a-f]{64}$/) as unknown,
+          width: 240,
+          height: 120,
+        },
+      ]);
+      const served = await fetch(`${server!.url}${images[0]?.src ?? ''}`);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      const expected = barChartPng(STORAGE_GIB.slice(-6).map((gib) => gib / 500));
+      expect(new Uint8Array(await served.arrayBuffer())).toEqual(expected);
+
+      expect(errors).toEqual([]);
+      const record = chats.all().slice(before).at(-1);
+      expect([record?.ending, record?.toolCalls]).toEqual([
+        'answered',
+        [{ tool: 'show_usage_chart', outcome: 'success' }],
+      ]);
+      await page.close();
+    }, 60_000);
+
+    it('should refuse a file whose bytes are not what its type says, showing why, without running the agent', async () => {
+      const errors: string[] = [];
+      const page = await openChat(errors);
+      const before = chats.all().length;
+      await attach(page, 'invoice.png', pdfFile());
+
+      await send(page, 'What is wrong with this invoice?');
+      const samples = await sampleWhile(page, (latest) => latest.state === 'streaming');
+
+      expect(samples.at(-1)?.state).toBe('error');
+      expect(await page.evaluate(lastError)).toContain(
+        'the declared media type image/png contradicts the bytes, which are application/pdf.',
+      );
+      expect(samples.at(-1)?.status).toBe('The file was refused.');
+      expect(errors).toEqual([]);
+      expect(chats.all()).toHaveLength(before);
+      await page.close();
+    }, 60_000);
+
+    it('should answer 413 past the upload limit, 415 for a type it does not take, and 404 for an unknown upload', async () => {
+      const before = chats.all().length;
+      const upload = (body: Uint8Array, type: string) =>
+        fetch(`${server!.url}chat/uploads?name=file`, {
+          method: 'POST',
+          headers: { 'content-type': type },
+          body,
+        });
+
+      const large = await upload(new Uint8Array(5 * 1024 * 1024 + 1), 'image/png');
+      const text = await upload(new TextEncoder().encode('hello'), 'text/plain');
+      const unknown = await fetch(
+        `${server!.url}chat/stream?message=hi&upload=${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`,
+      );
+
+      expect(large.status).toBe(413);
+      expect(((await large.json()) as { message: string }).message).toContain(
+        "larger than the chat's upload limit of 5242880 bytes",
+      );
+      expect(text.status).toBe(415);
+      expect(unknown.status).toBe(404);
+      expect(chats.all()).toHaveLength(before);
+    });
   });
 
   describe('approval', () => {

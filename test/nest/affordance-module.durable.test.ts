@@ -9,8 +9,12 @@ import { Injectable, Module } from '@nestjs/common';
 import { IsString } from 'class-validator';
 
 import {
+  AffordanceRuntime,
+  BlobStore,
   ConfigurationError,
+  InMemoryBlobStore,
   MarkdownSection,
+  Media,
   Prompt,
   ToolDefinition,
   ToolInvoked,
@@ -25,7 +29,8 @@ import {
 import { AffordanceModule, AffordanceService } from 'affordance/nest';
 import { ScriptedAdapter } from 'affordance/testing';
 
-import { catchError } from '../support/catch-error.js';
+import { catchError, catchRejection } from '../support/catch-error.js';
+import { pngFile } from '../support/media-files.js';
 import { createContext } from '../support/nest-http.js';
 
 class NoteParams {
@@ -67,12 +72,66 @@ class Conversations {
   }
 }
 
+const screenshot = Media.image(pngFile(4, 4));
+const shotPrompt = new Prompt({
+  ns: 'test/nest',
+  key: 'shots',
+  sections: [
+    new MarkdownSection({
+      key: 'shots',
+      title: 'Shots',
+      template: 'Look at the page.',
+      tools: [
+        new ToolDefinition({
+          name: 'shot',
+          description: 'Take a screenshot.',
+          handler: () => ToolResult.withMedia('The page.', [screenshot]),
+        }),
+      ],
+    }),
+  ],
+});
+
+/** A service that evaluates on a stored session whose tool answers with an image, then commits. */
+@Injectable()
+class Screenshots {
+  constructor(
+    private readonly persistence: SessionPersistence,
+    private readonly affordance: AffordanceService,
+  ) {}
+
+  async take(sessionId: string): Promise<number> {
+    const durable = await this.persistence.open(sessionId);
+    await this.affordance.evaluate(shotPrompt, { session: durable.session, input: 'Look.' });
+    return await durable.commit();
+  }
+}
+
+function shotModule(blobStore?: BlobStore) {
+  @Module({
+    imports: [
+      AffordanceModule.forRoot({
+        adapter: () =>
+          new ScriptedAdapter([{ toolCalls: [{ name: 'shot', arguments: {} }] }, { text: 'seen' }]),
+        adapterScope: 'evaluation',
+        prompts: [shotPrompt],
+        ...(blobStore === undefined ? {} : { blobStore }),
+      }),
+    ],
+    providers: [Screenshots],
+  })
+  class ShotModule {}
+  return ShotModule;
+}
+
 /** Stands for an `EvaluationQueue`: the module provides whatever queue it is given under its class. */
 class OrdersQueue {
   readonly name = 'orders';
 }
 
-function appModule(options: { store?: SessionStore; queue?: object; codec?: SessionCodec } = {}) {
+function appModule(
+  options: { store?: SessionStore; queue?: object; codec?: SessionCodec; blobs?: BlobStore } = {},
+) {
   @Module({
     imports: [
       AffordanceModule.forRoot({
@@ -86,6 +145,7 @@ function appModule(options: { store?: SessionStore; queue?: object; codec?: Sess
         ...(options.store === undefined ? {} : { sessionStore: options.store }),
         ...(options.codec === undefined ? {} : { sessionCodec: options.codec }),
         ...(options.queue === undefined ? {} : { evaluationQueue: options.queue }),
+        ...(options.blobs === undefined ? {} : { blobStore: options.blobs }),
       }),
     ],
     providers: [Conversations],
@@ -124,6 +184,36 @@ describe('AffordanceModule stored sessions', () => {
     await second.close();
   });
 
+  it('binds the blobStore option in the runtime container and gives it to the SessionPersistence', async () => {
+    const blobs = new InMemoryBlobStore();
+    const app = await createContext(appModule({ blobs }));
+    expect(app.get(AffordanceRuntime).container.get(BlobStore)).toBe(blobs);
+    expect(app.get(SessionPersistence).blobs).toBe(blobs);
+    expect(await app.get(Conversations).say('s-3', 'Note hello.')).toBe(1);
+    await app.close();
+    const without = await createContext(appModule());
+    expect(without.get(SessionPersistence).blobs).toBeUndefined();
+    await without.close();
+  });
+
+  it('stores a session whose tool answered with an image with the blobStore option, and refuses it without', async () => {
+    const blobs = new InMemoryBlobStore();
+    const app = await createContext(shotModule(blobs));
+    expect(await app.get(Screenshots).take('s-shot')).toBe(1);
+    expect(await blobs.get(screenshot.hash)).toEqual(screenshot.bytes);
+    const loaded = await app.get(SessionPersistence).open('s-shot');
+    expect(loaded.session.slice(ToolInvoked).all()[0]?.media).toEqual([Media.ref(screenshot)]);
+    await app.close();
+
+    const without = await createContext(shotModule());
+    const error = await catchRejection(ConfigurationError, () =>
+      without.get(Screenshots).take('s-shot'),
+    );
+    expect(error.fix).toContain('AffordanceModule.forRoot({ blobStore })');
+    expect(await without.get(SessionStore).load('s-shot')).toBeUndefined();
+    await without.close();
+  });
+
   it('provides the evaluationQueue option under its own class', async () => {
     const queue = new OrdersQueue();
     const app = await createContext(appModule({ queue }));
@@ -149,6 +239,14 @@ describe('AffordanceModule stored sessions', () => {
       }),
     );
     expect(notCodec.problem).toBe('options.sessionCodec must be a SessionCodec.');
+    const notBlobs = catchError(ConfigurationError, () =>
+      AffordanceModule.forRoot({
+        adapter: () => new ScriptedAdapter([]),
+        blobStore: new Map() as unknown as BlobStore,
+      }),
+    );
+    expect(notBlobs.problem).toBe('options.blobStore must be a BlobStore.');
+    expect(notBlobs.fix).toContain('new PostgresBlobStore({ pool })');
     const notQueue = catchError(ConfigurationError, () =>
       AffordanceModule.forRootAsync({
         useFactory: () => ({ adapter: () => new ScriptedAdapter([]) }),

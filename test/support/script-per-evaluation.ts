@@ -1,3 +1,4 @@
+import { contentText } from '../../src/content/content-part.js';
 import type { ProviderTurn } from '../../src/provider/conversation.js';
 import { ProviderAdapter } from '../../src/provider/provider-adapter.js';
 import {
@@ -45,5 +46,5 @@ export class ScriptPerEvaluation extends ProviderAdapter {
 
 function userMessage(request: ProviderRequest): string {
   const message = request.messages.find((entry) => entry.role === 'user');
-  return message?.role === 'user' ? message.content : '';
+  return message?.role === 'user' ? contentText(message.content) : '';
 }

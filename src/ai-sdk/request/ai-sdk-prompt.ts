@@ -6,6 +6,7 @@ import type {
 
 import type { ConversationMessage, ProviderToolCall } from '../../provider/index.js';
 import { assistantPartsOf } from '../turn/assistant-item.js';
+import { toolOutput, userParts } from './ai-sdk-media.js';
 
 type AssistantContent = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'];
 
@@ -27,7 +28,7 @@ export function aiSdkPrompt(
         prompt.push({ role: 'system', content: message.content });
         break;
       case 'user':
-        prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+        prompt.push({ role: 'user', content: userParts(message.content) });
         break;
       case 'assistant': {
         const kept = assistantPartsOf(
@@ -47,7 +48,7 @@ export function aiSdkPrompt(
           type: 'tool-result',
           toolCallId: message.callId,
           toolName: message.name,
-          output: { type: 'text', value: message.content },
+          output: toolOutput(message.content, message.result.parts),
         };
         const last = prompt.at(-1);
         if (last?.role === 'tool') last.content.push(part);

@@ -1,6 +1,7 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 
-import type { ProviderRequest } from '../../provider/index.js';
+import { checkProviderMedia, type ProviderRequest } from '../../provider/index.js';
+import { ANTHROPIC_MEDIA } from './anthropic-media.js';
 import {
   type AnthropicAdapterOptions,
   type AnthropicCacheOptions,
@@ -38,6 +39,7 @@ export function buildMessagesRequest(
     request.output === undefined || mode === 'text' ? undefined : outputSchema(request.output);
   const outputTool =
     output === undefined || mode !== 'tool' ? undefined : freeName(request, 'final_answer');
+  checkProviderMedia(ANTHROPIC_MEDIA, request.messages);
   const { system, messages } = messagesConversation(request.messages);
   const body: Record<string, unknown> = { model: options.model, max_tokens: maxTokens, messages };
   if (system !== undefined) {

@@ -1,5 +1,6 @@
 import type { ConversationMessage, ProviderToolCall } from '../../provider/index.js';
 import { isBlock, type Block } from '../turn/content-block.js';
+import { mediaBlock, userBlocks } from './anthropic-media.js';
 
 /** One `messages[]` entry as sent. */
 export interface MessageEntry {
@@ -36,7 +37,7 @@ export function messagesConversation(
         systems.push(message.content);
         break;
       case 'user':
-        append(messages, 'user', [{ type: 'text', text: message.content }]);
+        append(messages, 'user', userBlocks(message.content));
         break;
       case 'assistant':
         messages.push({ role: 'assistant', content: assistantContent(message) });
@@ -46,7 +47,14 @@ export function messagesConversation(
           {
             type: 'tool_result',
             tool_use_id: message.callId,
-            content: message.content,
+            // Images and documents a tool returned follow its text inside the tool_result.
+            content:
+              message.result.parts.length === 0
+                ? message.content
+                : [
+                    { type: 'text', text: message.content },
+                    ...message.result.parts.map(mediaBlock),
+                  ],
             is_error: !message.result.success,
           },
         ]);

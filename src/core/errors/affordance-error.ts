@@ -8,6 +8,7 @@ export type AffordanceErrorCode =
   | 'deadline_exceeded'
   | 'evaluation_state'
   | 'filesystem'
+  | 'media'
   | 'output_parse'
   | 'prompt_evaluation'
   | 'prompt_overrides'

@@ -3,6 +3,7 @@ import type { ResponseCreateParamsNonStreaming } from 'openai/resources/response
 import { type ProviderRequest } from '../../provider/index.js';
 import type { OpenAIAdapterOptions } from '../openai-adapter-options.js';
 import { responsesInput } from './responses-input.js';
+import { checkOpenAIMedia, OPENAI_RESPONSES_MEDIA } from './openai-media.js';
 import { responsesToolChoice, responsesTools } from './responses-tools.js';
 import { structuredOutputFormat } from './structured-output-format.js';
 
@@ -23,6 +24,7 @@ export function buildResponsesRequest(
   options: OpenAIAdapterOptions,
   prompt: string,
 ): ResponsesRequest {
+  checkOpenAIMedia(OPENAI_RESPONSES_MEDIA, request.messages);
   const { instructions, input } = responsesInput(
     request,
     options.instructionsRole ?? 'instructions',

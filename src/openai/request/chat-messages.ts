@@ -3,6 +3,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { type ConversationMessage } from '../../provider/index.js';
 import type { OpenAIInstructionsRole } from '../openai-adapter-options.js';
 import { continuesConversation } from './continues-conversation.js';
+import { chatContent, checkOpenAIMedia, OPENAI_CHAT_MEDIA } from './openai-media.js';
 
 /** A conversation translated into Chat Completions messages, kept to go on from. */
 interface Translation {
@@ -30,6 +31,8 @@ export function chatMessages(
   messages: readonly ConversationMessage[],
   role: OpenAIInstructionsRole,
 ): ChatCompletionMessageParam[] {
+  // OpenAI's published media limits, checked before anything is sent.
+  checkOpenAIMedia(OPENAI_CHAT_MEDIA, messages);
   const first = messages[0];
   if (first === undefined) return [];
   let translation = translations.get(first);
@@ -71,7 +74,9 @@ function chatMessage(
       if (message.content.trim() === '') return undefined;
       return { role: role === 'developer' ? 'developer' : 'system', content: message.content };
     case 'user':
-      return { role: 'user', content: message.content };
+      return typeof message.content === 'string'
+        ? { role: 'user', content: message.content }
+        : ({ role: 'user', content: chatContent(message.content) } as ChatCompletionMessageParam);
     case 'assistant':
       return message.toolCalls.length === 0
         ? { role: 'assistant', content: message.content ?? '' }

@@ -6,6 +6,7 @@ import { ApplyPatchTool } from '../tools/apply-patch-tool.js';
 import type { OpenAIInstructionsRole } from '../openai-adapter-options.js';
 import { ShellTool } from '../tools/shell-tool.js';
 import { continuesConversation } from './continues-conversation.js';
+import { responsesContent, responsesPart } from './openai-media.js';
 
 /** The `instructions` and `input` of a Responses request. */
 export interface ResponsesInput {
@@ -109,7 +110,11 @@ function translate(
       else input.push(textMessage(role === 'instructions' ? 'system' : role, message.content));
       break;
     case 'user':
-      input.push(textMessage('user', message.content));
+      input.push(
+        typeof message.content === 'string'
+          ? textMessage('user', message.content)
+          : { type: 'message', role: 'user', content: responsesContent(message.content) },
+      );
       break;
     case 'assistant':
       for (const item of assistantItems(message)) {
@@ -189,7 +194,16 @@ function toolOutput(request: ProviderRequest, message: ToolMessage, call: Item |
       output: message.content,
     };
   }
-  return { type: 'function_call_output', call_id: message.callId, output: message.content };
+  const parts = message.result.parts;
+  if (parts.length === 0) {
+    return { type: 'function_call_output', call_id: message.callId, output: message.content };
+  }
+  // A function output can carry input_image / input_file parts after its text.
+  return {
+    type: 'function_call_output',
+    call_id: message.callId,
+    output: [{ type: 'input_text', text: message.content }, ...parts.map(responsesPart)],
+  };
 }
 
 function shellOutput(result: ToolResult, text: string, max: number | undefined): Item[] {

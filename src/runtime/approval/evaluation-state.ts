@@ -1,3 +1,4 @@
+import type { MediaRef, TextPart } from '../../content/content-part.js';
 import type { ToolChoice } from '../../provider/conversation.js';
 import type { ApprovalDecision } from './approval-decision.js';
 import type { PendingToolCall } from './pending-tool-call.js';
@@ -14,11 +15,17 @@ export interface SavedToolResult {
   readonly success: boolean;
   readonly value: unknown;
   readonly excludeValueFromContext: boolean;
+  /** The media the result showed the model, by reference (absent when none); the bytes are in the `BlobStore`. */
+  readonly parts?: readonly MediaRef[];
 }
+
+/** A part of a saved user message: text as it was, media by reference (the bytes stay in the `BlobStore`). */
+export type SavedContentPart = TextPart | MediaRef;
 
 /** A conversation message as a saved state holds it (provider items as the provider sent them). */
 export type SavedMessage =
-  | { readonly role: 'system' | 'user'; readonly content: string }
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string | readonly SavedContentPart[] }
   | {
       readonly role: 'assistant';
       readonly content: string | null;

@@ -1,3 +1,4 @@
+import type { ContentPart } from '../../content/content-part.js';
 import type {
   ConversationMessage,
   ProviderToolCall,
@@ -53,7 +54,17 @@ export function resumePoint(
   };
 }
 
+/**
+ * A saved message as the conversation holds it; media stays by reference
+ * (parts without bytes) until the resumed run loads the bytes from the
+ * `BlobStore` (`hydrateConversation`).
+ */
 function conversationMessage(message: SavedMessage): ConversationMessage {
+  if (message.role === 'user') {
+    return typeof message.content === 'string'
+      ? { role: 'user', content: message.content }
+      : { role: 'user', content: message.content as readonly ContentPart[] };
+  }
   if (message.role !== 'tool') return message;
   return {
     role: 'tool',
@@ -65,6 +76,7 @@ function conversationMessage(message: SavedMessage): ConversationMessage {
       value: message.result.value,
       success: message.result.success,
       excludeValueFromContext: message.result.excludeValueFromContext,
+      parts: message.result.parts,
     }),
   };
 }

@@ -15,8 +15,11 @@ import {
   EVALUATION_STATE_FORMAT,
   EVALUATION_STATE_VERSION,
   type EvaluationState,
+  type SavedContentPart,
   type SavedMessage,
 } from './evaluation-state.js';
+import { isMediaPart, type MessageContent } from '../../content/content-part.js';
+import { Media } from '../../content/media.js';
 import type { StateSigner } from './state-signer.js';
 
 /**
@@ -147,8 +150,9 @@ export function adapterName(adapter: ProviderAdapter): string {
 function savedMessage(message: ConversationMessage, index: number): SavedMessage {
   switch (message.role) {
     case 'system':
-    case 'user':
       return { role: message.role, content: message.content };
+    case 'user':
+      return { role: 'user', content: savedContent(message.content) };
     case 'assistant':
       return {
         role: 'assistant',
@@ -174,9 +178,20 @@ function savedMessage(message: ConversationMessage, index: number): SavedMessage
           success: message.result.success,
           value: valueOf(message.result.value),
           excludeValueFromContext: message.result.excludeValueFromContext,
+          ...(message.result.parts.length === 0
+            ? {}
+            : { parts: message.result.parts.map((part) => Media.ref(part)) }),
         },
       };
   }
+}
+
+/** A user message's content as a state saves it: media by reference, never the bytes. */
+function savedContent(content: MessageContent): string | SavedContentPart[] {
+  if (typeof content === 'string') return content;
+  return content.map((part) =>
+    isMediaPart(part) ? Media.ref(part) : { type: 'text', text: part.text },
+  );
 }
 
 /** A tool result's value in JSON form; `null` when it has none (the model read the message). */

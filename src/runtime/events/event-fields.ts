@@ -67,6 +67,8 @@ export function resultForSession(result: ToolResult): ToolResult {
     value: cloneValue(result.value),
     success: result.success,
     excludeValueFromContext: result.excludeValueFromContext,
+    // Media parts are frozen and shared, never copied: the record refers to the same bytes.
+    parts: result.parts,
   });
 }
 

@@ -1,3 +1,5 @@
+import type { MediaRef } from '../../content/content-part.js';
+import { refsOf } from './prompt-rendered.js';
 import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import { ToolResult } from '../../tools/tool-result.js';
 import { PromptEvent, type PromptEventInit } from './prompt-event.js';
@@ -85,8 +87,9 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
             result.excludeValueFromContext,
             event.usage,
             event.attempts,
+            event.media,
           ]
-        : [event.params, event.rawArguments, result, event.usage, event.attempts];
+        : [event.params, event.rawArguments, result, event.usage, event.attempts, event.media];
     },
   };
 
@@ -120,6 +123,12 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
   readonly attempts: readonly ToolAttempt[];
   /** For a native call, the provider's type of the tool (see {@link ToolInvokedInit.nativeType}). */
   readonly nativeType: string | undefined;
+  /**
+   * The media the result showed the model, by reference (hash, media type,
+   * size): what a store records. The bytes live in the runtime's `BlobStore`,
+   * written before this event; `result.parts` holds the same parts in this process.
+   */
+  readonly media: readonly MediaRef[];
 
   /**
    * What the handler of a failed call threw, as it threw it (an `Error` with
@@ -172,6 +181,7 @@ export class ToolInvoked<P = unknown, R = unknown> extends PromptEvent {
     this.usage = init.usage;
     this.attempts = init.attempts ?? NO_ATTEMPTS;
     this.nativeType = init.nativeType;
+    this.media = refsOf(init.result.parts);
     if (new.target === ToolInvoked) Object.freeze(this);
   }
 }

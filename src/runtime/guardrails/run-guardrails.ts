@@ -1,3 +1,5 @@
+import { contentText, mediaParts, type MessageContent } from '../../content/content-part.js';
+import { Media } from '../../content/media.js';
 import { describeThrown } from '../../core/errors/describe-thrown.js';
 import { GuardrailError } from '../../core/errors/guardrail-error.js';
 import type {
@@ -22,11 +24,27 @@ import type { ConversationMessage, ProviderTurn } from '../../provider/conversat
  */
 export async function guardInput(
   scope: EvaluationScope,
-  input: string | undefined,
+  input: MessageContent | undefined,
   observer: EvaluationObserver | undefined,
-): Promise<string | undefined> {
+): Promise<MessageContent | undefined> {
   const refs = scope.rendered.inputPolicies;
   if (input === undefined || refs.length === 0) return input;
+  if (typeof input !== 'string') {
+    // Policies read the text of a multi-part input; a rewrite replaces its text parts, media kept in order.
+    const text = contentText(input);
+    const guarded = await guardText(scope, refs, text, observer);
+    if (guarded === text) return input;
+    return [Media.text(guarded), ...mediaParts(input)];
+  }
+  return guardText(scope, refs, input, observer);
+}
+
+async function guardText(
+  scope: EvaluationScope,
+  refs: readonly InputPolicyRef[],
+  input: string,
+  observer: EvaluationObserver | undefined,
+): Promise<string> {
   let current = input;
   for (const ref of refs) {
     const policy = resolve<InputPolicy>(scope, ref);

@@ -1,3 +1,5 @@
+import { contentText, mediaParts } from '../../content/content-part.js';
+import { Media } from '../../content/media.js';
 import type { EvaluateOptions } from '../evaluate-options.js';
 import type { EvaluationScope } from '../scope/evaluation-scope.js';
 import type { EvaluationStart } from './runtime-telemetry.js';
@@ -19,6 +21,11 @@ export function evaluationStart(
     resumed,
     structuredOutput: rendered.outputType !== undefined,
     renderedPrompt: rendered.text,
-    input: options.input,
+    input:
+      options.input === undefined || typeof options.input === 'string'
+        ? options.input
+        : contentText(options.input),
+    inputMedia:
+      options.input === undefined ? [] : mediaParts(options.input).map((part) => Media.ref(part)),
   };
 }

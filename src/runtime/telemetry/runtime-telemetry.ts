@@ -1,3 +1,4 @@
+import type { MediaRef } from '../../content/content-part.js';
 import type { ProviderAdapter } from '../../provider/provider-adapter.js';
 import type { RequestPrompt } from '../../provider/provider-request.js';
 import type { EvaluationObserver } from './evaluation-observer.js';
@@ -24,8 +25,10 @@ export interface EvaluationStart {
   readonly structuredOutput: boolean;
   /** The rendered prompt, as the model reads it (content). */
   readonly renderedPrompt: string;
-  /** The user message sent after the prompt, if any (content). */
+  /** The user message sent after the prompt, if any (content): its text when it has media parts. */
   readonly input: string | undefined;
+  /** The media parts of the input, by reference (hash, media type, size; never the bytes). */
+  readonly inputMedia?: readonly MediaRef[] | undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { MediaRef, TextPart } from '../../index.js';
 import type { FinishReason, ProviderCapabilities, TokenUsageInit } from '../../provider/index.js';
 
 /** The `format` field every cassette file carries. */
@@ -18,7 +19,9 @@ export interface CassetteAdapterInfo {
 
 /** A message of a recorded request, as it was hashed (provider items and tool result objects left out). */
 export type CassetteMessage =
-  | { readonly role: 'system' | 'user'; readonly content: string }
+  | { readonly role: 'system'; readonly content: string }
+  /** A user message: its text, or its parts with each media part as its reference (no bytes). */
+  | { readonly role: 'user'; readonly content: string | readonly (TextPart | MediaRef)[] }
   | {
       readonly role: 'assistant';
       readonly content: string | null;

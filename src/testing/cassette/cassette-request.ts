@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 
+import { Media } from '../../index.js';
 import { outputJsonSchema, type ProviderRequest } from '../../provider/index.js';
 import type { CassetteMessage, CassetteRequest } from './cassette-format.js';
 import type { CassetteRedactor } from './cassette-redactor.js';
@@ -35,8 +36,15 @@ export function cassetteRequestOf(
           content: message.content,
         };
       case 'system':
+        return { role: 'system', content: message.content };
       case 'user':
-        return { role: message.role, content: message.content };
+        return {
+          role: 'user',
+          content:
+            typeof message.content === 'string'
+              ? message.content
+              : message.content.map((part) => (part.type === 'text' ? part : Media.ref(part))),
+        };
     }
   });
   const output =
