@@ -15,7 +15,7 @@ import { BudgetTracker } from './limits/budget-tracker.js';
 import type { PromptResponse } from './prompt-response.js';
 import type { DirectConstructions } from './scope/direct-construction.js';
 import { EvaluationScope } from './scope/evaluation-scope.js';
-import { followSignals } from './scope/follow-signals.js';
+import { FollowedSignal } from './scope/followed-signal.js';
 import { renderForScope } from './scope/render-for-scope.js';
 
 /** What `AffordanceRuntime` gives every evaluation scope it opens. @internal */
@@ -57,7 +57,6 @@ export function openEvaluationScope(
   const budget = options.budget ?? savedBudget(resumed);
   const budgetTracker =
     options.budgetTracker ?? (budget === undefined ? undefined : new BudgetTracker(budget));
-  const followed = followSignals([deadline?.signal, options.signal]);
   const registry =
     options.resources === undefined
       ? source.resources
@@ -75,8 +74,7 @@ export function openEvaluationScope(
     toolSpecs,
     rerender: render,
     evaluate: (child, childOptions = {}) => source.nested(child, adapter, childOptions),
-    signal: followed.signal,
-    detachSignal: followed.detach,
+    cancellation: new FollowedSignal([deadline?.signal, options.signal]),
     resolvableWithoutCall: source.direct.callFreeTest,
     directConstruction: source.direct.lookup,
     onProgress: onProgressOf(direct),

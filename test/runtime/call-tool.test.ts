@@ -261,4 +261,33 @@ describe('AffordanceRuntime.callTool', () => {
     expect(getEventListeners(shutdown, 'abort')).toHaveLength(0);
     expect(getEventListeners(deadline.signal, 'abort')).toHaveLength(0);
   });
+
+  it("makes the call's signal only when the handler reads it, and that signal still follows the caller's", async () => {
+    const runtime = installAffordance(new Container());
+    const caller = new AbortController();
+    const seen: { listenersBefore: number; listenersAfter: number; aborted: boolean[] }[] = [];
+    const watch = new ToolDefinition({
+      name: 'watch',
+      description: 'Look at the signal, then let the caller cancel.',
+      handler: (_params, context) => {
+        const listenersBefore = getEventListeners(caller.signal, 'abort').length;
+        const copy = { ...context };
+        const { signal } = context;
+        const listenersAfter = getEventListeners(caller.signal, 'abort').length;
+        const aborted = [signal.aborted, copy.signal === signal];
+        caller.abort(new Error('shutting down'));
+        aborted.push(signal.aborted);
+        seen.push({ listenersBefore, listenersAfter, aborted });
+        return ToolResult.ok(null, 'watched');
+      },
+    });
+
+    await expect(
+      runtime.callTool(desk([watch]), { name: 'watch' }, { signal: caller.signal }),
+    ).rejects.toThrow('the evaluation was cancelled');
+
+    // Before the handler read it, the call cost the caller's signal no listener; reading it adds one.
+    expect(seen).toEqual([{ listenersBefore: 0, listenersAfter: 1, aborted: [false, true, true] }]);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
 });
