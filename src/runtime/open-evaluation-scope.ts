@@ -16,7 +16,7 @@ import type { PromptResponse } from './prompt-response.js';
 import type { DirectConstructions } from './scope/direct-construction.js';
 import { EvaluationScope } from './scope/evaluation-scope.js';
 import { FollowedSignal } from './scope/followed-signal.js';
-import { renderForScope } from './scope/render-for-scope.js';
+import { renderForDirectCall, renderForScope } from './scope/render-for-scope.js';
 
 /** What `AffordanceRuntime` gives every evaluation scope it opens. @internal */
 export interface ScopeSource {
@@ -52,7 +52,11 @@ export function openEvaluationScope(
 ): EvaluationScope {
   const session = options.session ?? new Session({ clock: source.clock });
   const render = () => renderForScope(prompt, adapter, options, session, direct !== undefined);
-  const { rendered, toolSpecs } = render();
+  // A direct call on a session the caller keeps may find the previous call's render still valid.
+  const { rendered, toolSpecs } =
+    direct !== undefined && options.session !== undefined
+      ? renderForDirectCall(prompt, options, session)
+      : render();
   const deadline = options.deadline;
   const budget = options.budget ?? savedBudget(resumed);
   const budgetTracker =
