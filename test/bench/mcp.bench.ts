@@ -9,7 +9,9 @@
  *   recorded as a `ToolInvoked` in the connection's session (goal ≤ ×1.25);
  *   and the same tool declared `synchronous`, whose calls leave promise hooks
  *   off (a plain handler turns them on and off once per call here, each call
- *   arriving in its own turn of the event loop).
+ *   arriving in its own turn of the event loop); and the first tool called by a
+ *   client that listed the tools first, as clients do (after each call the
+ *   server checks whether the list it sent changed).
  *
  * Every answer timed is checked: an `isError` result, or a text other than
  * the tool's, stops the bench instead of being timed as a success.
@@ -99,6 +101,9 @@ export default async function main(): Promise<void> {
   const served = new McpToolServer({ runtime: installAffordance(new Container()), prompt });
   const sdkClient = await connected(sdk);
   const ourClient = await connected(await served.createServer());
+  const listingClient = await connected(await served.createServer());
+  const listed = await listingClient.listTools();
+  if (listed.tools.length !== 2) throw new Error(`listed ${listed.tools.length} tools, not 2`);
   await compare(
     'One MCP tool call over the in-memory transport (client callTool → result)',
     [
@@ -113,9 +118,15 @@ export default async function main(): Promise<void> {
         run: () => checkedCall(ourClient, syncCall),
         goal: 1.25,
       },
+      {
+        name: 'the first, for a client that listed the tools',
+        run: () => checkedCall(listingClient, call),
+        goal: 1.25,
+      },
     ],
     { baseline: 'SDK McpServer, zod schema', batch: 500, rounds: 21 },
   );
   await sdkClient.close();
   await ourClient.close();
+  await listingClient.close();
 }
