@@ -273,10 +273,9 @@ describe('AffordanceRuntime.callTool', () => {
       description: 'Look at the signal, then let the caller cancel.',
       handler: (_params, context) => {
         const listenersBefore = getEventListeners(caller.signal, 'abort').length;
-        const copy = { ...context };
         const { signal } = context;
         const listenersAfter = getEventListeners(caller.signal, 'abort').length;
-        const aborted = [signal.aborted, copy.signal === signal];
+        const aborted = [signal.aborted, context.signal === signal && Object.isFrozen(context)];
         caller.abort(new Error('shutting down'));
         aborted.push(signal.aborted);
         seen.push({ listenersBefore, listenersAfter, aborted });

@@ -11,6 +11,7 @@ import { type ServiceResolver, ToolContext } from '../../tools/tool-context.js';
 import type { BudgetTracker } from '../limits/budget-tracker.js';
 import type { Deadline } from '../limits/deadline.js';
 import type { NestedEvaluate, ToolProgress } from '../tool-context-members.js';
+import { CallContext } from './call-context.js';
 import type { DirectConstruction } from './direct-construction.js';
 import type { LazySignal } from './followed-signal.js';
 import { ToolCallId, ToolCallSignal } from './tokens.js';
@@ -59,12 +60,10 @@ export class ToolCallScope {
     this.#signal = signal;
     this.resources = evaluation.resources.openToolCall();
     const services: ServiceResolver = new CallServices(this);
-    this.context = Object.freeze({
+    // Its `signal` is made when the handler reads it: most handlers never do.
+    this.context = new CallContext({
       callId,
-      // Made when the handler reads it: most handlers never do (an own property, so a spread keeps it).
-      get signal(): AbortSignal {
-        return signal.signal;
-      },
+      cancellation: signal,
       services,
       evaluationId: evaluation.evaluationId,
       prompt: evaluation.prompt,
