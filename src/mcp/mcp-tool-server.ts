@@ -7,6 +7,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   ConfigurationError,
   type RenderedPrompt,
+  SectionVisibilityOverride,
   Session,
   type ToolDefinition,
   type ToolProgress,
@@ -70,6 +71,8 @@ export class McpToolServer {
   #offeredRevision: number;
   /** The HTTP request being handled, for the calls it carries (see {@link McpToolServer.handleHttp}). */
   readonly #httpRequests = new AsyncLocalStorage<IncomingMessage>();
+  /** Whether no section of the prompt has an `enabled` predicate: its list changes only with its tools or opened sections. */
+  readonly #withoutPredicates: boolean;
   /** HTTP requests whose response is still open. */
   #httpInFlight = 0;
 
@@ -78,6 +81,9 @@ export class McpToolServer {
     this.#chosen = chosenTools(options);
     this.#offered = offeredTools(options.prompt.allTools);
     this.#offeredRevision = options.prompt.toolsRevision;
+    this.#withoutPredicates = options.prompt.registry.nodes.every(
+      (node) => node.section.enabled === undefined,
+    );
     options.runtime.prepare(options.prompt);
   }
 
@@ -122,27 +128,29 @@ export class McpToolServer {
       (session ??= Promise.resolve(options.session?.({ sessionId }) ?? new Session()).then(
         (made) => (opened = made),
       ));
-    // What the client was last told: the names it listed, and the rendered tools they came from.
+    // What the client was last told: the names it listed, and what they were rendered from.
     let listed: string | undefined;
-    let listedFrom: readonly ToolDefinition[] | undefined;
+    let listedFrom: ListedFrom | undefined;
     server.server.setRequestHandler(types.ListToolsRequestSchema, async (_request, extra) => {
-      const rendered = this.#render(await sessionOf(extra.sessionId));
+      const current = await sessionOf(extra.sessionId);
+      const rendered = this.#render(current);
       const tools = this.#toolsOf(rendered);
       listed = tools.map((tool) => tool.name).join('\n');
-      listedFrom = rendered.tools;
+      listedFrom = this.#listedFrom(rendered, current);
       return { tools };
     });
     server.server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
       // Once the connection's session is there, a call waits for nothing before it runs.
       const current = opened ?? (await sessionOf(extra.sessionId));
       const result = await this.#call(request.params, extra, current);
-      // Only a client that listed the tools is told the list changed (each check renders the
-      // prompt; a render that offers the very tools listed, as most do, changed nothing).
-      if (listed === undefined) return result;
-      const offered = this.#render(current).tools;
-      if (offered === listedFrom) return result;
-      listedFrom = offered;
-      const names = this.#served(offered)
+      // Only a client that listed the tools is told the list changed.
+      if (listed === undefined || this.#sameList(listedFrom, current)) return result;
+      const rendered = this.#render(current);
+      const before = listedFrom?.tools;
+      listedFrom = this.#listedFrom(rendered, current);
+      // A render that offers the very tools listed (a prompt shares them between renders) changed nothing.
+      if (rendered.tools === before) return result;
+      const names = this.#served(rendered.tools)
         .map((tool) => tool.name)
         .join('\n');
       if (names !== listed) {
@@ -152,6 +160,29 @@ export class McpToolServer {
       return result;
     });
     return server;
+  }
+
+  /** What a list rendered now for `session` is rendered from. */
+  #listedFrom(rendered: RenderedPrompt, session: Session): ListedFrom {
+    return {
+      tools: rendered.tools,
+      toolsRevision: this.options.prompt.toolsRevision,
+      opened: session.slice(SectionVisibilityOverride).all(),
+    };
+  }
+
+  /**
+   * Whether the list rendered from `listed` is the list now, without
+   * rendering: the prompt's tools are the same (`toolsRevision`), no section
+   * was opened or summarized in the session since, and no section's `enabled`
+   * predicate (which may read the session or anything else) could disable one.
+   */
+  #sameList(listed: ListedFrom | undefined, session: Session): boolean {
+    return (
+      this.#withoutPredicates &&
+      listed?.toolsRevision === this.options.prompt.toolsRevision &&
+      listed.opened === session.slice(SectionVisibilityOverride).all()
+    );
   }
 
   /** The tools a client lists now, for the connection whose session is `session`. */
@@ -245,6 +276,14 @@ export class McpToolServer {
     }
     return this.#offered.get(name);
   }
+}
+
+/** What a connection's tool list was rendered from. */
+interface ListedFrom {
+  readonly tools: readonly ToolDefinition[];
+  readonly toolsRevision: number;
+  /** The session's section visibility overrides (a list replaced on every change). */
+  readonly opened: readonly SectionVisibilityOverride[];
 }
 
 /** The tools of `tools` that run locally, by name (the first of a name wins). */
