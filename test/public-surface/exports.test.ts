@@ -390,6 +390,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'ToolSpec',
     'toolSpecOf',
     'withChildSignal',
+    'withRequestSignal',
   ],
   'affordance/testing': [
     'AdapterConformanceCheck',

@@ -1,3 +1,5 @@
+import { markNeverAborts } from '../../provider/transport/child-signal.js';
+
 /**
  * A cancellation whose `AbortSignal` is made only when something reads it.
  * `aborted` and `reason` answer without making one; `signal` makes it (once);
@@ -85,6 +87,8 @@ export class FollowedSignal implements LazySignal {
   #follow(): AbortController {
     const controller = new AbortController();
     const parents = this.#parents;
+    // Nothing to follow: no one can abort it, and an adapter need not hand it to an HTTP client.
+    if (parents.length === 0) markNeverAborts(controller.signal);
     for (const parent of parents) {
       if (parent.aborted) {
         controller.abort(parent.reason);
