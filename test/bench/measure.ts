@@ -43,6 +43,11 @@ export async function measure(
   return { name, nsPerOp, opsPerSecond: 1e9 / nsPerOp };
 }
 
+/** `12.3 µs; goal ≤ 50 µs: met`: a cost in nanoseconds judged against a goal in microseconds. */
+export function microsGoal(ns: number, goalMicros: number): string {
+  return `${formatNs(ns)}; goal ≤ ${goalMicros} µs: ${ns <= goalMicros * 1_000 ? 'met' : 'not met'}`;
+}
+
 /** Formats nanoseconds for people: `812 ns`, `4.2 µs`, `1.3 ms`. */
 export function formatNs(ns: number): string {
   if (ns < 1_000) return `${ns.toFixed(0)} ns`;
