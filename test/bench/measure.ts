@@ -50,6 +50,7 @@ export function microsGoal(ns: number, goalMicros: number): string {
 
 /** Formats nanoseconds for people: `812 ns`, `4.2 µs`, `1.3 ms`. */
 export function formatNs(ns: number): string {
+  if (ns < 0) return `−${formatNs(-ns)}`;
   if (ns < 1_000) return `${ns.toFixed(0)} ns`;
   if (ns < 1_000_000) return `${(ns / 1_000).toFixed(1)} µs`;
   return `${(ns / 1_000_000).toFixed(2)} ms`;
