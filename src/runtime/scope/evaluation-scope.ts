@@ -206,11 +206,21 @@ export class EvaluationScope {
     return new ToolCallScope(this, callId, signal);
   }
 
-  /** Unbinds the scope's values (deactivation hooks run) and closes its resources. Idempotent. */
-  async dispose(): Promise<void> {
-    if (this.#disposed) return;
+  /**
+   * Unbinds the scope's values (deactivation hooks run) and closes its
+   * resources. Idempotent. A scope that built no container and created no
+   * resource is closed at once (no promise, as most direct calls' scopes);
+   * otherwise the promise of the closing.
+   */
+  dispose(): Promise<void> | undefined {
+    if (this.#disposed) return undefined;
     this.#disposed = true;
     this.#followed.detach();
+    if (this.#container === undefined && this.resources.closeIfIdle()) return undefined;
+    return this.#close();
+  }
+
+  async #close(): Promise<void> {
     const errors: unknown[] = [];
     await this.#container?.unbindAllAsync().catch((error: unknown) => errors.push(error));
     await this.resources.close().catch((error: unknown) => errors.push(error));
