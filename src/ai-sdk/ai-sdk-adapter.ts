@@ -12,7 +12,7 @@ import {
   SecretRedactor,
   sendWithRetries,
   streamWithRetries,
-  withChildSignal,
+  withRequestSignal,
 } from '../provider/index.js';
 import { AiSdkAdapterOptions } from './ai-sdk-adapter-options.js';
 import { checkAiSdkOptions } from './check-ai-sdk-options.js';
@@ -145,7 +145,7 @@ export class AiSdkAdapter extends ProviderAdapter {
     const context = this.#retryContext(request);
     const answer = await sendWithRetries(
       () =>
-        withChildSignal(context.signal, async (signal) => {
+        withRequestSignal(context.signal, async (signal) => {
           const result = await this.#languageModel.doGenerate(this.#callOptions(request, signal));
           return result as AiSdkAnswer;
         }),
@@ -186,7 +186,7 @@ export class AiSdkAdapter extends ProviderAdapter {
     );
   }
 
-  #callOptions(request: ProviderRequest, signal: AbortSignal): unknown {
+  #callOptions(request: ProviderRequest, signal: AbortSignal | undefined): unknown {
     return buildCallOptions(request, this.#options, this.#plan, signal);
   }
 

@@ -15,7 +15,7 @@ import {
   type RetryContext,
   SecretRedactor,
   sendWithRetries,
-  withChildSignal,
+  withRequestSignal,
 } from '../provider/index.js';
 import { AnthropicAdapterOptions } from './anthropic-adapter-options.js';
 import { checkAnthropicOptions } from './check-anthropic-options.js';
@@ -198,7 +198,7 @@ export class AnthropicAdapter extends ProviderAdapter {
   ): Promise<unknown> {
     return sendWithRetries(
       () =>
-        withChildSignal(context.signal, async (signal) =>
+        withRequestSignal(context.signal, async (signal) =>
           this.#readJson(
             await this.#client.messages.create(body, this.#attemptOptions(signal)).asResponse(),
             context.prompt,
@@ -256,11 +256,13 @@ export class AnthropicAdapter extends ProviderAdapter {
   }
 
   /** The SDK options of one attempt: its signal, the SDK's own retries off, an explicit timeout. */
-  #attemptOptions(signal: AbortSignal): {
-    signal: AbortSignal;
+  #attemptOptions(signal: AbortSignal | undefined): {
+    signal?: AbortSignal;
     maxRetries: number;
     timeout: number;
   } {
-    return { signal, maxRetries: 0, timeout: this.#options.timeoutMs ?? 600_000 };
+    const timeout = this.#options.timeoutMs ?? 600_000;
+    // No signal when nothing can abort the request (see `withRequestSignal`).
+    return signal === undefined ? { maxRetries: 0, timeout } : { signal, maxRetries: 0, timeout };
   }
 }

@@ -4,7 +4,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 
-import { ConfigurationError, Session, type ToolDefinition, type ToolProgress } from '../index.js';
+import {
+  ConfigurationError,
+  type RenderedPrompt,
+  SectionVisibilityOverride,
+  Session,
+  type ToolDefinition,
+  type ToolProgress,
+} from '../index.js';
 import { quotedName, toolSpecOf } from '../provider/index.js';
 import { callResult, thrownResult } from './mcp-call-result.js';
 import { outputSchemaOf, typedRefs, withStructuredContent } from './mcp-tool-schemas.js';
@@ -58,18 +65,24 @@ export class McpToolServer {
   readonly options: McpToolServerOptions;
   /** Names of the tools the chosen sections contribute (`undefined`: every tool). */
   readonly #chosen: ReadonlySet<string> | undefined;
-  /** Names of the prompt's tools that run locally (enabled or not). */
-  readonly #offered: ReadonlySet<string>;
+  /** The prompt's tools that run locally (enabled or not), by name. */
+  #offered: ReadonlyMap<string, ToolDefinition>;
+  /** The prompt's `toolsRevision` {@link McpToolServer.#offered} was built at. */
+  #offeredRevision: number;
   /** The HTTP request being handled, for the calls it carries (see {@link McpToolServer.handleHttp}). */
   readonly #httpRequests = new AsyncLocalStorage<IncomingMessage>();
+  /** Whether no section of the prompt has an `enabled` predicate: its list changes only with its tools or opened sections. */
+  readonly #withoutPredicates: boolean;
   /** HTTP requests whose response is still open. */
   #httpInFlight = 0;
 
   constructor(options: McpToolServerOptions) {
     this.options = options;
     this.#chosen = chosenTools(options);
-    this.#offered = new Set(
-      options.prompt.allTools.filter((tool) => !tool.native).map((tool) => tool.name),
+    this.#offered = offeredTools(options.prompt.allTools);
+    this.#offeredRevision = options.prompt.toolsRevision;
+    this.#withoutPredicates = options.prompt.registry.nodes.every(
+      (node) => node.section.enabled === undefined,
     );
     options.runtime.prepare(options.prompt);
   }
@@ -110,20 +123,34 @@ export class McpToolServer {
       { capabilities: { tools: { listChanged: true } } },
     );
     let session: Promise<Session> | undefined;
+    let opened: Session | undefined;
     const sessionOf = (sessionId: string | undefined): Promise<Session> =>
-      (session ??= Promise.resolve(options.session?.({ sessionId }) ?? new Session()));
+      (session ??= Promise.resolve(options.session?.({ sessionId }) ?? new Session()).then(
+        (made) => (opened = made),
+      ));
+    // What the client was last told: the names it listed, and what they were rendered from.
     let listed: string | undefined;
+    let listedFrom: ListedFrom | undefined;
     server.server.setRequestHandler(types.ListToolsRequestSchema, async (_request, extra) => {
-      const tools = this.listTools(await sessionOf(extra.sessionId));
+      const current = await sessionOf(extra.sessionId);
+      const rendered = this.#render(current);
+      const tools = this.#toolsOf(rendered);
       listed = tools.map((tool) => tool.name).join('\n');
+      listedFrom = this.#listedFrom(rendered, current);
       return { tools };
     });
     server.server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
-      const current = await sessionOf(extra.sessionId);
+      // Once the connection's session is there, a call waits for nothing before it runs.
+      const current = opened ?? (await sessionOf(extra.sessionId));
       const result = await this.#call(request.params, extra, current);
-      // Only a client that listed the tools is told the list changed (each check renders the prompt).
-      if (listed === undefined) return result;
-      const names = this.listTools(current)
+      // Only a client that listed the tools is told the list changed.
+      if (listed === undefined || this.#sameList(listedFrom, current)) return result;
+      const rendered = this.#render(current);
+      const before = listedFrom?.tools;
+      listedFrom = this.#listedFrom(rendered, current);
+      // A render that offers the very tools listed (a prompt shares them between renders) changed nothing.
+      if (rendered.tools === before) return result;
+      const names = this.#served(rendered.tools)
         .map((tool) => tool.name)
         .join('\n');
       if (names !== listed) {
@@ -135,9 +162,40 @@ export class McpToolServer {
     return server;
   }
 
+  /** What a list rendered now for `session` is rendered from. */
+  #listedFrom(rendered: RenderedPrompt, session: Session): ListedFrom {
+    return {
+      tools: rendered.tools,
+      toolsRevision: this.options.prompt.toolsRevision,
+      opened: session.slice(SectionVisibilityOverride).all(),
+    };
+  }
+
+  /**
+   * Whether the list rendered from `listed` is the list now, without
+   * rendering: the prompt's tools are the same (`toolsRevision`), no section
+   * was opened or summarized in the session since, and no section's `enabled`
+   * predicate (which may read the session or anything else) could disable one.
+   */
+  #sameList(listed: ListedFrom | undefined, session: Session): boolean {
+    return (
+      this.#withoutPredicates &&
+      listed?.toolsRevision === this.options.prompt.toolsRevision &&
+      listed.opened === session.slice(SectionVisibilityOverride).all()
+    );
+  }
+
   /** The tools a client lists now, for the connection whose session is `session`. */
   listTools(session: Session): Tool[] {
-    const rendered = this.options.prompt.render({ params: this.options.params, session });
+    return this.#toolsOf(this.#render(session));
+  }
+
+  #render(session: Session): RenderedPrompt {
+    return this.options.prompt.render({ params: this.options.params, session });
+  }
+
+  /** The tools of `rendered` this server serves, as a client lists them. */
+  #toolsOf(rendered: RenderedPrompt): Tool[] {
     return this.#served(rendered.tools).map((tool) => {
       const spec = toolSpecOf(tool, false, rendered.toolParamDescriptions.get(tool.name));
       const outputSchema = outputSchemaOf(tool);
@@ -164,8 +222,9 @@ export class McpToolServer {
     const options = this.options;
     // With every section served, a tool of the prompt goes straight to the runtime, which
     // refuses a disabled one itself; otherwise the served list is checked (one more render).
-    if (this.#chosen !== undefined || !this.#offered.has(params.name)) {
-      const rendered = options.prompt.render({ params: options.params, session });
+    const tool = this.#offeredTool(params.name);
+    if (this.#chosen !== undefined || tool === undefined) {
+      const rendered = this.#render(session);
       const served = this.#served(rendered.tools);
       if (!served.some((tool) => tool.name === params.name)) {
         const names = served.map((tool) => tool.name).join(', ');
@@ -185,7 +244,8 @@ export class McpToolServer {
       session,
     };
     const token = extra._meta?.progressToken;
-    const given = (await options.callOptions?.(call)) ?? {};
+    const given =
+      (options.callOptions === undefined ? undefined : await options.callOptions(call)) ?? {};
     const callOptions = Object.assign({}, given, {
       session,
       params: options.params,
@@ -198,13 +258,39 @@ export class McpToolServer {
       const outcome = await (options.callTool === undefined
         ? options.runtime.callTool(options.prompt, request, callOptions)
         : options.callTool(options.prompt, request, callOptions, call));
-      const tool = options.prompt.allTools.find((entry) => entry.name === params.name);
       const result = callResult(outcome);
-      return tool === undefined ? result : await withStructuredContent(tool, outcome, result);
+      return tool?.resultType === undefined
+        ? result
+        : await withStructuredContent(tool, outcome, result);
     } catch (error) {
       return thrownResult(error instanceof Error ? error.message : String(error));
     }
   }
+
+  /** The prompt's local tool called `name` (the map is built again when a section's tools changed). */
+  #offeredTool(name: string): ToolDefinition | undefined {
+    const revision = this.options.prompt.toolsRevision;
+    if (revision !== this.#offeredRevision) {
+      this.#offered = offeredTools(this.options.prompt.allTools);
+      this.#offeredRevision = revision;
+    }
+    return this.#offered.get(name);
+  }
+}
+
+/** What a connection's tool list was rendered from. */
+interface ListedFrom {
+  readonly tools: readonly ToolDefinition[];
+  readonly toolsRevision: number;
+  /** The session's section visibility overrides (a list replaced on every change). */
+  readonly opened: readonly SectionVisibilityOverride[];
+}
+
+/** The tools of `tools` that run locally, by name (the first of a name wins). */
+function offeredTools(tools: readonly ToolDefinition[]): ReadonlyMap<string, ToolDefinition> {
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of tools) if (!tool.native && !byName.has(tool.name)) byName.set(tool.name, tool);
+  return byName;
 }
 
 /** Sends a tool's progress reports to the client as progress notifications for `token`. */

@@ -21,7 +21,7 @@ import {
   checkAnswerSize,
   type ToolSpec,
   toolSpecOf,
-  withChildSignal,
+  withRequestSignal,
 } from '../provider/index.js';
 import { ApplyPatchTool } from './tools/apply-patch-tool.js';
 import { buildChatRequest } from './request/build-chat-request.js';
@@ -177,7 +177,7 @@ export class OpenAIAdapter extends ProviderAdapter {
     if (this.api === 'chat') {
       const { body, strictOutput } = buildChatRequest(request, this.#options, prompt);
       return await sendWithRetries(async () => {
-        const completion = await withChildSignal(request.signal, async (signal) =>
+        const completion = await withRequestSignal(request.signal, async (signal) =>
           readOpenAIJson(
             await this.#client.chat.completions
               .create(body, this.#attemptOptions(signal))
@@ -203,7 +203,7 @@ export class OpenAIAdapter extends ProviderAdapter {
     }
     const { body, strictOutput } = buildResponsesRequest(request, this.#options, prompt);
     return await sendWithRetries(async () => {
-      const response = await withChildSignal(request.signal, async (signal) =>
+      const response = await withRequestSignal(request.signal, async (signal) =>
         readOpenAIJson(
           await this.#client.responses.create(body, this.#attemptOptions(signal)).asResponse(),
           {
@@ -273,8 +273,9 @@ export class OpenAIAdapter extends ProviderAdapter {
   }
 
   /** The SDK options of one attempt: its signal, the SDK's own retries off, the timeout. */
-  #attemptOptions(signal: AbortSignal): AttemptOptions {
-    return { signal, maxRetries: 0, timeout: this.#options.timeoutMs ?? 600_000 };
+  #attemptOptions(signal: AbortSignal | undefined): AttemptOptions {
+    const timeout = this.#options.timeoutMs ?? 600_000;
+    return signal === undefined ? { maxRetries: 0, timeout } : { signal, maxRetries: 0, timeout };
   }
 }
 

@@ -50,7 +50,12 @@ export { partsOfTurn, type ProviderStreamPart } from './provider-stream-part.js'
 export { sanitizeSchemaName } from './sanitize-schema-name.js';
 export { TokenUsage, type TokenUsageInit } from './token-usage.js';
 export { toolSpecOf, type ToolSpec } from './tool-spec.js';
-export { childSignal, type ChildSignal, withChildSignal } from './transport/child-signal.js';
+export {
+  childSignal,
+  type ChildSignal,
+  withChildSignal,
+  withRequestSignal,
+} from './transport/child-signal.js';
 export { type JsonBodyContext, readJsonBody } from './transport/read-json-body.js';
 export {
   type HeaderReader,

@@ -233,7 +233,9 @@ export class AffordanceRuntime {
     try {
       return await runToolCall(scope, this.#executor, request, options, this.#telemetry);
     } finally {
-      await scope.dispose();
+      // Most direct calls' scopes close at once: no promise to wait for.
+      const closing = scope.dispose();
+      if (closing !== undefined) await closing;
     }
   }
 

@@ -179,7 +179,7 @@ export class EvaluationRun<O> {
       output: this.#output,
       turn,
       evaluationId: scope.evaluationId,
-      signal: scope.signal,
+      signal: scope.cancellation.signal,
       deadline: scope.deadline,
       clock: this.#init.clock,
       maxAnswerChars: this.#init.maxAnswerChars,

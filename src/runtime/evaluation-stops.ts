@@ -24,11 +24,11 @@ export function stopIfOver(
       providerPayload: { deadlineExpiresAt: scope.deadline.expiresAt.toISOString() },
     });
   }
-  if (scope.signal.aborted) {
+  if (scope.cancellation.aborted) {
     return new PromptEvaluationError(`Evaluation was cancelled ${activity}.`, {
       phase,
       prompt: scope.prompt.label,
-      cause: scope.signal.reason,
+      cause: scope.cancellation.reason,
     });
   }
   return undefined;

@@ -15,8 +15,8 @@ import { BudgetTracker } from './limits/budget-tracker.js';
 import type { PromptResponse } from './prompt-response.js';
 import type { DirectConstructions } from './scope/direct-construction.js';
 import { EvaluationScope } from './scope/evaluation-scope.js';
-import { followSignals } from './scope/follow-signals.js';
-import { renderForScope } from './scope/render-for-scope.js';
+import { FollowedSignal } from './scope/followed-signal.js';
+import { renderForDirectCall, renderForScope } from './scope/render-for-scope.js';
 
 /** What `AffordanceRuntime` gives every evaluation scope it opens. @internal */
 export interface ScopeSource {
@@ -52,12 +52,15 @@ export function openEvaluationScope(
 ): EvaluationScope {
   const session = options.session ?? new Session({ clock: source.clock });
   const render = () => renderForScope(prompt, adapter, options, session, direct !== undefined);
-  const { rendered, toolSpecs } = render();
+  // A direct call on a session the caller keeps may find the previous call's render still valid.
+  const { rendered, toolSpecs } =
+    direct !== undefined && options.session !== undefined
+      ? renderForDirectCall(prompt, options, session)
+      : render();
   const deadline = options.deadline;
   const budget = options.budget ?? savedBudget(resumed);
   const budgetTracker =
     options.budgetTracker ?? (budget === undefined ? undefined : new BudgetTracker(budget));
-  const followed = followSignals([deadline?.signal, options.signal]);
   const registry =
     options.resources === undefined
       ? source.resources
@@ -75,8 +78,7 @@ export function openEvaluationScope(
     toolSpecs,
     rerender: render,
     evaluate: (child, childOptions = {}) => source.nested(child, adapter, childOptions),
-    signal: followed.signal,
-    detachSignal: followed.detach,
+    cancellation: new FollowedSignal([deadline?.signal, options.signal]),
     resolvableWithoutCall: source.direct.callFreeTest,
     directConstruction: source.direct.lookup,
     onProgress: onProgressOf(direct),

@@ -8,13 +8,14 @@ import { retryDelay, type ToolAttempt, type ToolRetry } from '../tools/tool-retr
 import type { CallSnapshot } from './call-ending.js';
 import { restoreSnapshot } from './opened-call.js';
 import { InterruptedCall, runHandler } from './run-handler.js';
+import type { LazySignal } from './scope/followed-signal.js';
 
 /** What one call's attempts run with. @internal */
 export interface AttemptsInit {
   readonly tool: ToolDefinition;
   readonly params: unknown;
   readonly context: ToolContext;
-  readonly signal: AbortSignal;
+  readonly signal: LazySignal;
   readonly frame: CallFrame;
   readonly snapshot: CallSnapshot | undefined;
   readonly clock: Clock;
@@ -79,9 +80,9 @@ function isTransient(retry: ToolRetry, error: unknown): boolean {
 }
 
 /** Waits `delayMs` on `clock`, or rejects with {@link InterruptedCall} when `signal` aborts first. */
-function pause(delayMs: number, signal: AbortSignal, clock: Clock): Promise<void> {
+function pause(delayMs: number, cancellation: LazySignal, clock: Clock): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    if (signal.aborted) {
+    if (cancellation.aborted) {
       reject(new InterruptedCall());
       return;
     }
@@ -89,10 +90,11 @@ function pause(delayMs: number, signal: AbortSignal, clock: Clock): Promise<void
       timer.cancel();
       reject(new InterruptedCall());
     };
+    const signal = cancellation.listenable;
     const timer = clock.setTimer(() => {
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
       resolve();
     }, delayMs);
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

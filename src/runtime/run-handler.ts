@@ -9,6 +9,7 @@ import type { ToolContext } from '../tools/tool-context.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { ToolResult } from '../tools/tool-result.js';
 import { isThenable } from '../core/is-thenable.js';
+import type { LazySignal } from './scope/followed-signal.js';
 
 /** The handler was still running when the evaluation's signal aborted. @internal */
 export class InterruptedCall extends Error {}
@@ -24,7 +25,7 @@ export function runHandler(
   tool: ToolDefinition,
   params: unknown,
   context: ToolContext,
-  signal: AbortSignal,
+  signal: LazySignal,
   frame: CallFrame,
 ): ToolResult | Promise<ToolResult> {
   const returned = startHandler(tool, params, context, frame);
@@ -43,7 +44,7 @@ export function runHandler(
     }
     throw new InterruptedCall();
   }
-  return later ? settled(returned, signal) : checkedResult(returned);
+  return later ? settled(returned, signal.listenable) : checkedResult(returned);
 }
 
 /** Calls the handler in `frame`, counted as running (a throw settles it at once). */
@@ -96,9 +97,13 @@ function handlerSettledOnce(): () => void {
 /**
  * What a handler's promise settles to, unless `signal` aborts first: one
  * promise, and a {@link HandlerWait} that listens for the abort itself, so a
- * call waiting on a slow handler holds little.
+ * call waiting on a slow handler holds little (no listener when nothing can
+ * abort the call).
  */
-function settled(returned: PromiseLike<unknown>, signal: AbortSignal): Promise<ToolResult> {
+function settled(
+  returned: PromiseLike<unknown>,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
   return new Promise<ToolResult>((resolve, reject) => {
     const wait = new HandlerWait(signal, resolve, reject);
     try {
@@ -114,7 +119,7 @@ function settled(returned: PromiseLike<unknown>, signal: AbortSignal): Promise<T
       wait.fail(error); // a `then` that throws: the call fails with what it threw
       return;
     }
-    if (!wait.done) signal.addEventListener('abort', wait, { once: true });
+    if (!wait.done) signal?.addEventListener('abort', wait, { once: true });
   });
 }
 
@@ -126,12 +131,12 @@ function settled(returned: PromiseLike<unknown>, signal: AbortSignal): Promise<T
 class HandlerWait {
   done = false;
   #handlerDone = false;
-  readonly #signal: AbortSignal;
+  readonly #signal: AbortSignal | undefined;
   readonly #resolve: (result: ToolResult) => void;
   readonly #reject: (reason: unknown) => void;
 
   constructor(
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
     resolve: (result: ToolResult) => void,
     reject: (reason: unknown) => void,
   ) {
@@ -170,7 +175,7 @@ class HandlerWait {
   #finish(): boolean {
     if (this.done) return false;
     this.done = true;
-    this.#signal.removeEventListener('abort', this);
+    this.#signal?.removeEventListener('abort', this);
     return true;
   }
 }

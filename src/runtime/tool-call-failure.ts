@@ -68,7 +68,7 @@ export function failureFor(
       {
         phase: 'tool',
         prompt,
-        cause: isInterruption(error) ? scope.signal.reason : error,
+        cause: isInterruption(error) ? scope.cancellation.reason : error,
         providerPayload:
           scope.deadline === undefined
             ? undefined

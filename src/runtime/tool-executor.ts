@@ -311,7 +311,7 @@ function lockForRecords(
   scope: EvaluationScope,
 ): ReleaseLock | Promise<ReleaseLock | undefined> | undefined {
   try {
-    const lock = acquireSessionLock(scope.session, scope.signal);
+    const lock = acquireSessionLock(scope.session, scope.cancellation);
     return typeof lock === 'function' ? lock : lock.catch(() => undefined);
   } catch {
     return undefined;

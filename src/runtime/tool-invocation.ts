@@ -13,6 +13,7 @@ import { decodeNoArguments } from '../schema/decode-no-arguments.js';
 import { newCallFrame } from './run-handler.js';
 import { runAttempts } from './run-attempts.js';
 import { callLimit, type CallLimit } from './call-limit.js';
+import type { LazySignal } from './scope/followed-signal.js';
 import type { ToolAttempt } from '../tools/tool-retry.js';
 import {
   CallEnding,
@@ -173,7 +174,7 @@ class ToolCallRun implements CallParts {
     }
     const frame = newCallFrame(this.tool, this.call.callId, this.#lockedSession());
     const timeoutMs = this.tool.timeoutMs ?? this.scope.prompt.toolTimeoutMs;
-    this.limit = callLimit(this.scope.signal, timeoutMs, this.clock);
+    this.limit = callLimit(this.scope.cancellation, timeoutMs, this.clock);
     const opened = this.#open(frame, params, release);
     if (!(opened instanceof OpenedCall)) return this.#abandon(opened, frame, params, release);
     if (!this.#gated) return this.#invoke(opened, NO_POLICIES);
@@ -269,9 +270,9 @@ class ToolCallRun implements CallParts {
     return stored === undefined ? result : stored.then(() => result);
   }
 
-  /** The call's signal: its time limit's, or the evaluation's. */
-  get signal(): AbortSignal {
-    return this.limit?.signal ?? this.scope.signal;
+  /** The call's cancellation: its time limit's, or the evaluation's. */
+  get signal(): LazySignal {
+    return this.limit ?? this.scope.cancellation;
   }
 
   #stopIfOver(): PromptEvaluationError | undefined {
@@ -303,7 +304,7 @@ class ToolCallRun implements CallParts {
   /** Takes the session's write lock (state-changing tools only): at once, or a promise of it. */
   #lockSession(): ReturnType<typeof acquireSessionLock> | undefined {
     const session = this.#lockedSession();
-    return session === undefined ? undefined : acquireSessionLock(session, this.scope.signal);
+    return session === undefined ? undefined : acquireSessionLock(session, this.scope.cancellation);
   }
 
   /** The lock was refused: aborted while waiting, or asked from a call that was already rolled back. */

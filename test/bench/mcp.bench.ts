@@ -9,7 +9,12 @@
  *   recorded as a `ToolInvoked` in the connection's session (goal ≤ ×1.25);
  *   and the same tool declared `synchronous`, whose calls leave promise hooks
  *   off (a plain handler turns them on and off once per call here, each call
- *   arriving in its own turn of the event loop).
+ *   arriving in its own turn of the event loop); and the first tool called by a
+ *   client that listed the tools first, as clients do (after each call the
+ *   server checks whether the list it sent changed).
+ *
+ * Every answer timed is checked: an `isError` result, or a text other than
+ * the tool's, stops the bench instead of being timed as a success.
  */
 import 'reflect-metadata';
 
@@ -32,6 +37,16 @@ class ChargeParams {
 
 const call = { name: 'charge', arguments: { orderId: 'A-1', amount: 3 } };
 const syncCall = { name: 'charge_sync', arguments: call.arguments };
+const expectedText = 'Charged 3 to A-1.';
+
+/** Calls `request` on `client` and fails unless the answer is the tool's own success. */
+async function checkedCall(client: Client, request: typeof call): Promise<void> {
+  const result = await client.callTool(request);
+  const content = result.content as { type: string; text?: string }[];
+  if (result.isError === true || content[0]?.text !== expectedText) {
+    throw new Error(`${request.name} answered ${JSON.stringify(result)}, not '${expectedText}'`);
+  }
+}
 
 async function connected(server: { connect(transport: InMemoryTransport): Promise<void> }) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -86,18 +101,26 @@ export default async function main(): Promise<void> {
   const served = new McpToolServer({ runtime: installAffordance(new Container()), prompt });
   const sdkClient = await connected(sdk);
   const ourClient = await connected(await served.createServer());
+  const listingClient = await connected(await served.createServer());
+  const listed = await listingClient.listTools();
+  if (listed.tools.length !== 2) throw new Error(`listed ${listed.tools.length} tools, not 2`);
   await compare(
     'One MCP tool call over the in-memory transport (client callTool → result)',
     [
-      { name: 'SDK McpServer, zod schema', run: () => sdkClient.callTool(call) },
+      { name: 'SDK McpServer, zod schema', run: () => checkedCall(sdkClient, call) },
       {
         name: 'affordance McpToolServer, class-validator params, recorded',
-        run: () => ourClient.callTool(call),
+        run: () => checkedCall(ourClient, call),
         goal: 1.25,
       },
       {
         name: 'the same, handler declared synchronous',
-        run: () => ourClient.callTool(syncCall),
+        run: () => checkedCall(ourClient, syncCall),
+        goal: 1.25,
+      },
+      {
+        name: 'the first, for a client that listed the tools',
+        run: () => checkedCall(listingClient, call),
         goal: 1.25,
       },
     ],
@@ -105,4 +128,5 @@ export default async function main(): Promise<void> {
   );
   await sdkClient.close();
   await ourClient.close();
+  await listingClient.close();
 }

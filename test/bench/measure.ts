@@ -43,8 +43,14 @@ export async function measure(
   return { name, nsPerOp, opsPerSecond: 1e9 / nsPerOp };
 }
 
+/** `12.3 µs; goal ≤ 50 µs: met`: a cost in nanoseconds judged against a goal in microseconds. */
+export function microsGoal(ns: number, goalMicros: number): string {
+  return `${formatNs(ns)}; goal ≤ ${goalMicros} µs: ${ns <= goalMicros * 1_000 ? 'met' : 'not met'}`;
+}
+
 /** Formats nanoseconds for people: `812 ns`, `4.2 µs`, `1.3 ms`. */
 export function formatNs(ns: number): string {
+  if (ns < 0) return `−${formatNs(-ns)}`;
   if (ns < 1_000) return `${ns.toFixed(0)} ns`;
   if (ns < 1_000_000) return `${(ns / 1_000).toFixed(1)} µs`;
   return `${(ns / 1_000_000).toFixed(2)} ms`;
@@ -167,6 +173,10 @@ export async function compare(
   const rounds = options.rounds ?? 15;
   const times = contenders.map(() => [] as number[]);
   const warmup = options.warmup ?? batch;
+  // On a loaded machine, CPU time (what this process itself ran) is steadier than wall time.
+  const cpuTime = process.env['AFFORDANCE_BENCH_CPU'] === '1';
+  if (cpuTime)
+    console.log("\n(AFFORDANCE_BENCH_CPU=1: times are this process's CPU time, user + system)");
   for (const contender of contenders) for (let i = 0; i < warmup; i++) await contender.run();
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < contenders.length; k++) {
@@ -182,9 +192,14 @@ export async function compare(
         continue;
       }
       const start = process.hrtime.bigint();
+      const cpuStart = cpuTime ? process.cpuUsage() : undefined;
       if (contender.sync === true) for (let i = 0; i < batch; i++) contender.run();
       else for (let i = 0; i < batch; i++) await contender.run();
-      (times[index] as number[]).push(Number(process.hrtime.bigint() - start) / batch);
+      const spent =
+        cpuStart === undefined
+          ? Number(process.hrtime.bigint() - start)
+          : cpuMicros(process.cpuUsage(cpuStart)) * 1_000;
+      (times[index] as number[]).push(spent / batch);
     }
   }
   const at = (name: string): number[] => {
@@ -241,6 +256,10 @@ function goalText(row: Comparison, timesOf: (name: string) => number[]): string 
   }
   const verdict = ratio <= row.goal ? 'met' : 'not met';
   return `≤ ×${row.goal.toFixed(2)}${against}: ${verdict}${against === '' ? '' : ` (×${ratio.toFixed(2)})`}`;
+}
+
+function cpuMicros(usage: NodeJS.CpuUsage): number {
+  return usage.user + usage.system;
 }
 
 function median(values: readonly number[]): number {

@@ -18,8 +18,13 @@ import {
   type AffordanceRuntime,
   ConfigurationError,
   installAffordance,
+  MarkdownSection,
+  Prompt,
+  SectionVisibilityOverride,
   Session,
+  ToolDefinition,
   ToolInvoked,
+  ToolResult,
 } from 'affordance';
 import {
   McpHttpHandler,
@@ -216,6 +221,59 @@ describe('McpToolServer over Streamable HTTP', () => {
 
     await expect(call).rejects.toThrow();
     await expect(log.cancelled).resolves.toContain('the person closed the tab');
+  });
+
+  it('tells the client when a call opened a summarized section of a prompt without enabled predicates', async () => {
+    const openShelf = new ToolDefinition({
+      name: 'open_shelf',
+      description: 'Open the shelf.',
+      handler: (_params, context) => {
+        context.session.dispatch(
+          new SectionVisibilityOverride({ sectionPath: 'shelf', visibility: 'full' }),
+        );
+        return ToolResult.ok(null, 'Opened.');
+      },
+    });
+    const take = new ToolDefinition({
+      name: 'take',
+      description: 'Take a thing from the shelf.',
+      handler: () => ToolResult.ok(null, 'Taken.'),
+    });
+    const prompt = new Prompt({
+      ns: 'test',
+      key: 'shelf-desk',
+      sections: [
+        new MarkdownSection({
+          key: 'desk',
+          title: 'Desk',
+          template: 'A desk.',
+          tools: [openShelf],
+        }),
+        new MarkdownSection({
+          key: 'shelf',
+          title: 'Shelf',
+          summary: 'A shelf.',
+          visibility: 'summary',
+          template: 'Things.',
+          tools: [take],
+        }),
+      ],
+    });
+    const { client } = await serve({ prompt });
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed += 1;
+    });
+    const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
+    expect(await names()).toEqual(['open_shelf', 'open_sections']);
+
+    await client.callTool({ name: 'open_shelf', arguments: {} });
+    await eventually('the list_changed notification', () => changed > 0);
+    await client.callTool({ name: 'open_shelf', arguments: {} });
+    await client.callTool({ name: 'take', arguments: {} });
+
+    expect(changed).toBe(1);
+    expect(await names()).toEqual(['open_shelf', 'take']);
   });
 
   it('tells the client when a call changed which tools are enabled', async () => {

@@ -417,6 +417,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'ToolSpec',
     'toolSpecOf',
     'withChildSignal',
+    'withRequestSignal',
   ],
   'affordance/testing': [
     'AdapterConformanceCheck',

@@ -10,6 +10,8 @@ import {
   PolicyDecision,
   Prompt,
   PromptEvaluationError,
+  type RenderedPrompt,
+  SectionVisibilityOverride,
   Session,
   ToolDefinition,
   ToolInvoked,
@@ -260,5 +262,134 @@ describe('AffordanceRuntime.callTool', () => {
 
     expect(getEventListeners(shutdown, 'abort')).toHaveLength(0);
     expect(getEventListeners(deadline.signal, 'abort')).toHaveLength(0);
+  });
+
+  it("makes the call's signal only when the handler reads it, and that signal still follows the caller's", async () => {
+    const runtime = installAffordance(new Container());
+    const caller = new AbortController();
+    const seen: { listenersBefore: number; listenersAfter: number; aborted: boolean[] }[] = [];
+    const watch = new ToolDefinition({
+      name: 'watch',
+      description: 'Look at the signal, then let the caller cancel.',
+      handler: (_params, context) => {
+        const listenersBefore = getEventListeners(caller.signal, 'abort').length;
+        const { signal } = context;
+        const listenersAfter = getEventListeners(caller.signal, 'abort').length;
+        const aborted = [signal.aborted, context.signal === signal && Object.isFrozen(context)];
+        caller.abort(new Error('shutting down'));
+        aborted.push(signal.aborted);
+        seen.push({ listenersBefore, listenersAfter, aborted });
+        return ToolResult.ok(null, 'watched');
+      },
+    });
+
+    await expect(
+      runtime.callTool(desk([watch]), { name: 'watch' }, { signal: caller.signal }),
+    ).rejects.toThrow('the evaluation was cancelled');
+
+    // Before the handler read it, the call cost the caller's signal no listener; reading it adds one.
+    expect(seen).toEqual([{ listenersBefore: 0, listenersAfter: 1, aborted: [false, true, true] }]);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
+
+  describe('the prompt rendered for a call', () => {
+    class DeskParams {
+      @IsString() owner!: string;
+    }
+
+    /** A prompt whose text names the owner, a tool that notes what it was rendered with, and a summarized section. */
+    function ownedDesk(enabled?: (params: DeskParams | undefined) => boolean) {
+      const renders: RenderedPrompt[] = [];
+      const look = new ToolDefinition({
+        name: 'look',
+        description: 'Note the rendered prompt.',
+        handler: (_params, context) => {
+          renders.push(context.renderedPrompt);
+          return ToolResult.ok(null, 'looked');
+        },
+      });
+      const shelf = new ToolDefinition({
+        name: 'shelf',
+        description: 'A tool of the summarized section.',
+        handler: () => ToolResult.ok(null, 'shelved'),
+      });
+      const prompt = new Prompt({
+        ns: 'test',
+        key: 'owned-desk',
+        sections: [
+          new MarkdownSection<DeskParams>({
+            key: 'desk',
+            title: 'Desk',
+            params: DeskParams,
+            template: 'The desk of ${owner}.',
+            tools: [look],
+            ...(enabled === undefined ? {} : { enabled }),
+          }),
+          new MarkdownSection({
+            key: 'shelf',
+            title: 'Shelf',
+            summary: 'A shelf.',
+            visibility: 'summary',
+            template: 'Things on the shelf.',
+            tools: [shelf],
+          }),
+        ],
+      });
+      return { prompt, renders };
+    }
+
+    function owner(name: string): DeskParams[] {
+      return [Object.assign(new DeskParams(), { owner: name })];
+    }
+
+    const look = { name: 'look' };
+
+    it('is reused by the next call on the session while nothing it was rendered from changed', async () => {
+      const runtime = installAffordance(new Container());
+      const session = new Session();
+      const { prompt, renders } = ownedDesk();
+      const ada = owner('Ada');
+
+      await runtime.callTool(prompt, look, { session, params: ada });
+      await runtime.callTool(prompt, look, { session, params: ada });
+      await runtime.callTool(prompt, look, { session, params: owner('Grace') });
+      session.dispatch(new SectionVisibilityOverride({ sectionPath: 'shelf', visibility: 'full' }));
+      await runtime.callTool(prompt, look, { session, params: ada });
+      await runtime.callTool(prompt, look, { session: new Session(), params: ada });
+
+      expect(renders.map((rendered) => rendered.text.split('\n\n')[1])).toEqual([
+        'The desk of Ada.',
+        'The desk of Ada.',
+        'The desk of Grace.',
+        'The desk of Ada.',
+        'The desk of Ada.',
+      ]);
+      expect(renders.map((rendered) => rendered.tools.map((tool) => tool.name))).toEqual([
+        ['look', 'open_sections'],
+        ['look', 'open_sections'],
+        ['look', 'open_sections'],
+        ['look', 'shelf'],
+        ['look', 'open_sections'],
+      ]);
+      // The second call found the first one's render; every other call rendered anew.
+      expect(new Set(renders).size).toBe(4);
+      expect(renders[1]).toBe(renders[0]);
+    });
+
+    it('is rendered for every call when a section has an enabled predicate', async () => {
+      const runtime = installAffordance(new Container());
+      const session = new Session();
+      let open = true;
+      const { prompt, renders } = ownedDesk(() => open);
+      const ada = owner('Ada');
+
+      await runtime.callTool(prompt, look, { session, params: ada });
+      open = false;
+      const refused = await runtime.callTool(prompt, look, { session, params: ada });
+
+      expect(renders).toHaveLength(1);
+      expect(refused.result.success).toBe(false);
+      expect(refused.message).toContain('look');
+    });
   });
 });

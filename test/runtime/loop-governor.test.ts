@@ -162,6 +162,39 @@ describe('the loop governor', () => {
     expect(error.reason).toBe('repeated-failure');
   });
 
+  it('tells calls apart by their arguments: failing calls that differ are no repeat', async () => {
+    /** Calls find_order with another missing id on requests 1 to 3, then with one id, its keys in either order. */
+    class WanderingModel extends RepeatingModel {
+      override request(request: ProviderRequest): Promise<ProviderTurn> {
+        this.requests.push(request);
+        const n = this.requests.length;
+        const id = n >= 4 ? 'same' : `missing-${n}`;
+        const text = n % 2 === 0 ? `{"id":"${id}","note":"a"}` : `{"note":"a","id":"${id}"}`;
+        return Promise.resolve({
+          toolCalls: [{ callId: `call_${n}`, name: 'find_order', arguments: text }],
+          finishReason: 'tool_calls',
+        });
+      }
+    }
+    const model = new WanderingModel({ name: 'find_order', arguments: {} });
+    const session = new Session();
+
+    await catchRejection(LoopStoppedError, () =>
+      runtimeWith({ maxTurns: 50, governor: { idleTurns: 50 } }).evaluate(prompt(), {
+        adapter: model,
+        session,
+      }),
+    );
+
+    // Three distinct failures, then the same one until the threshold: warned and stopped on those alone.
+    const interventions = session.slice(LoopIntervention).all();
+    const limit = DEFAULT_LOOP_GOVERNOR.repeatedFailures;
+    expect(interventions.map((event) => [event.action, event.reason, event.turn])).toEqual([
+      ['warned', 'repeated-failure', 3 + limit - 1],
+      ['stopped', 'repeated-failure', 3 + limit],
+    ]);
+  });
+
   it('follows repeatedFailures given per evaluation, over the runtime default', async () => {
     const model = new RepeatingModel({ name: 'find_order', arguments: { id: 'missing' } });
     const runtime = runtimeWith({ governor: { repeatedFailures: 5 } });

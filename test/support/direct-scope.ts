@@ -42,7 +42,6 @@ export function directScope(parts: DirectScopeParts): EvaluationScope {
       adapter.toolSpec(tool, rendered.toolParamDescriptions.get(tool.name)),
     ),
     evaluate: (child, options = {}) => runtime.evaluate(child, { adapter, ...options }),
-    signal: new AbortController().signal,
     resolvableWithoutCall: (sectionClass) => runtime.isCallFree(sectionClass),
     directConstruction: (sectionClass) => runtime.directConstruction(sectionClass),
   });

@@ -48,12 +48,12 @@ export function buildCallOptions(
   request: ProviderRequest,
   options: AiSdkAdapterOptions,
   plan: CallPlan,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
 ): LanguageModelV3CallOptions {
   const settings = options.settings ?? {};
   const call: LanguageModelV3CallOptions = {
     prompt: aiSdkPrompt(request.messages, plan.provider),
-    abortSignal: signal,
+    ...(signal === undefined ? {} : { abortSignal: signal }),
   };
   const tools = [
     ...functionTools(request),

@@ -20,7 +20,7 @@ export interface MessagesStreamSetup {
   readonly send: RetryContext;
   /** The SDK options of one attempt: its signal, the SDK's retries off, the timeout. */
   readonly requestOptions: (signal: AbortSignal) => {
-    signal: AbortSignal;
+    signal?: AbortSignal;
     maxRetries: number;
     timeout: number;
   };

@@ -2,7 +2,8 @@ import type { RetryContext } from '../../provider/index.js';
 
 /** The SDK request options of one attempt: its signal, no SDK retries, the header timeout. */
 export interface AttemptOptions {
-  readonly signal: AbortSignal;
+  /** Absent when nothing can abort the request (see `withRequestSignal`). */
+  readonly signal?: AbortSignal;
   readonly maxRetries: number;
   readonly timeout: number;
 }

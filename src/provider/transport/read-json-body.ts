@@ -27,6 +27,8 @@ export interface JsonBodyContext {
 /** How much of a body that is not JSON is read and quoted. */
 const quotedChars = 200;
 const readBytes = 4_096;
+/** Decodes whole bodies (no `stream` option, so it keeps no state between calls). */
+const utf8 = new TextDecoder();
 
 /**
  * Reads the body of a successful provider response as JSON. A JSON content type
@@ -87,7 +89,7 @@ async function readStart(response: Response): Promise<string> {
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  return new TextDecoder().decode(joined(chunks, size).subarray(0, readBytes));
+  return utf8.decode(joined(chunks, size).subarray(0, readBytes));
 }
 
 /** The body as text, refused once it is longer than a whole answer of `maxAnswerChars` can be. */
@@ -126,7 +128,8 @@ async function readBounded(
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(joined(chunks, size));
+  // A body that came in one chunk (most answers) is decoded as it is, not copied first.
+  return utf8.decode(chunks.length === 1 ? chunks[0] : joined(chunks, size));
 }
 
 /** `chunks` in one array of `size` bytes. */

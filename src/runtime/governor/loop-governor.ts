@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 import { LoopStoppedError } from '../../core/errors/loop-stopped-error.js';
 import type { SessionStates } from '../../session/session.js';
 import { evaluationEventFields } from '../events/event-fields.js';
@@ -37,9 +35,9 @@ export class LoopGovernor {
   readonly #scope: EvaluationScope;
   readonly #observer: EvaluationObserver | undefined;
   /** How often each failing call (tool, arguments, failure) failed. */
-  readonly #failures = new Map<string, number>();
+  readonly #failures = new Map<number, number>();
   /** Successful calls seen (tool, arguments, result text). */
-  readonly #seen = new Set<string>();
+  readonly #seen = new Set<number>();
   readonly #warned = new Set<LoopInterventionReason>();
   #idleTurns = 0;
 
@@ -173,15 +171,40 @@ export class LoopGovernor {
   }
 }
 
-/** A digest of the call's tool, arguments and what it answered (the failure or the result text). */
-function fingerprint(outcome: ToolCallOutcome): string {
-  const hash = createHash('sha256');
-  hash.update(outcome.call.name);
-  hash.update('\u0000');
-  hash.update(canonicalArguments(outcome.call.arguments));
-  hash.update('\u0000');
-  hash.update(outcome.message);
-  return hash.digest('base64');
+/**
+ * A digest of the call's tool, arguments and what it answered (the failure or
+ * the result text): a 53-bit hash of the three (two 32-bit multiply-xor lanes,
+ * as cyrb53 mixes them), not a cryptographic one. The governor only counts
+ * repeats within one evaluation and no one chooses the inputs to collide; two
+ * different calls share a digest with a chance of about n² / 2⁵⁴ among n calls
+ * (one in a hundred million for 10,000), and a collision at worst counts a
+ * call as a repeat of another. SHA-256 cost about 2 µs per call here; this
+ * costs what reading the text does, and keeps a number per call, not the text.
+ */
+function fingerprint(outcome: ToolCallOutcome): number {
+  const lanes = [0xdeadbeef, 0x41c6ce57];
+  mix(lanes, outcome.call.name);
+  mix(lanes, '\u0000');
+  mix(lanes, canonicalArguments(outcome.call.arguments));
+  mix(lanes, '\u0000');
+  mix(lanes, outcome.message);
+  let [h1, h2] = lanes as [number, number];
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** Folds `text`'s UTF-16 code units into the two hash lanes. */
+function mix(lanes: number[], text: string): void {
+  let h1 = lanes[0] as number;
+  let h2 = lanes[1] as number;
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    h1 = Math.imul(h1 ^ unit, 2654435761);
+    h2 = Math.imul(h2 ^ unit, 1597334677);
+  }
+  lanes[0] = h1;
+  lanes[1] = h2;
 }
 
 /**

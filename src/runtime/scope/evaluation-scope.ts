@@ -14,6 +14,7 @@ import type { NestedEvaluate, ToolProgress } from '../tool-context-members.js';
 import { Session } from '../../session/session.js';
 import { SectionVisibilityOverride } from '../../prompt/section-visibility.js';
 import type { DirectConstruction } from './direct-construction.js';
+import { FollowedSignal, type LazySignal } from './followed-signal.js';
 import { EvaluationId } from './tokens.js';
 import { ToolCallScope } from './tool-call-scope.js';
 
@@ -37,7 +38,11 @@ export interface EvaluationScopeInit {
   readonly rerender?: (() => ScopeRender) | undefined;
   /** Runs a nested evaluation on the same runtime and adapter (`context.evaluate`). */
   readonly evaluate: NestedEvaluate;
-  readonly signal: AbortSignal;
+  /**
+   * The evaluation's cancellation (its deadline's and its caller's signals):
+   * stops following them when the scope is disposed. Absent: nothing cancels it.
+   */
+  readonly cancellation?: FollowedSignal | undefined;
   /**
    * Whether a `@Section` class can be resolved in the evaluation scope because
    * none of its dependencies is a call value; such classes skip the per-call
@@ -50,8 +55,6 @@ export interface EvaluationScopeInit {
    */
   readonly directConstruction?:
     ((sectionClass: object) => DirectConstruction | undefined) | undefined;
-  /** Called when the scope is disposed: stops the scope's signal following its parents. */
-  readonly detachSignal?: (() => void) | undefined;
   /** Where the calls' `context.reportProgress` goes; absent: nowhere. */
   readonly onProgress?: ((callId: string, progress: ToolProgress) => void) | undefined;
 }
@@ -74,7 +77,8 @@ export class EvaluationScope {
   readonly adapter: ProviderAdapter;
   readonly requestPrompt: RequestPrompt;
   readonly evaluate: NestedEvaluate;
-  readonly signal: AbortSignal;
+  /** The evaluation's cancellation; its `AbortSignal` is made only when read. */
+  readonly cancellation: LazySignal;
   readonly resolvableWithoutCall: (sectionClass: object) => boolean;
   readonly directConstruction: (sectionClass: object) => DirectConstruction | undefined;
   #rendered: RenderedPrompt;
@@ -88,7 +92,7 @@ export class EvaluationScope {
   readonly #root: Container;
   readonly #rerender: EvaluationScopeInit['rerender'];
   readonly #onProgress: EvaluationScopeInit['onProgress'];
-  readonly #detachSignal: EvaluationScopeInit['detachSignal'];
+  readonly #followed: FollowedSignal;
   #container: Container | undefined;
   #disposed = false;
 
@@ -109,11 +113,11 @@ export class EvaluationScope {
     this.#visibility = init.session.slice(SectionVisibilityOverride).all();
     this.requestPrompt = requestPromptOf(init.prompt);
     this.evaluate = init.evaluate;
-    this.signal = init.signal;
+    this.#followed = init.cancellation ?? new FollowedSignal([]);
+    this.cancellation = this.#followed;
     this.#root = init.root;
     this.#rerender = init.rerender;
     this.#onProgress = init.onProgress;
-    this.#detachSignal = init.detachSignal;
   }
 
   /** The application's container, the evaluation's parent. */
@@ -198,15 +202,25 @@ export class EvaluationScope {
   }
 
   /** Opens the scope of one tool call; dispose it when the call ends. */
-  openCall(callId: string, signal: AbortSignal): ToolCallScope {
+  openCall(callId: string, signal: LazySignal): ToolCallScope {
     return new ToolCallScope(this, callId, signal);
   }
 
-  /** Unbinds the scope's values (deactivation hooks run) and closes its resources. Idempotent. */
-  async dispose(): Promise<void> {
-    if (this.#disposed) return;
+  /**
+   * Unbinds the scope's values (deactivation hooks run) and closes its
+   * resources. Idempotent. A scope that built no container and created no
+   * resource is closed at once (no promise, as most direct calls' scopes);
+   * otherwise the promise of the closing.
+   */
+  dispose(): Promise<void> | undefined {
+    if (this.#disposed) return undefined;
     this.#disposed = true;
-    this.#detachSignal?.();
+    this.#followed.detach();
+    if (this.#container === undefined && this.resources.closeIfIdle()) return undefined;
+    return this.#close();
+  }
+
+  async #close(): Promise<void> {
     const errors: unknown[] = [];
     await this.#container?.unbindAllAsync().catch((error: unknown) => errors.push(error));
     await this.resources.close().catch((error: unknown) => errors.push(error));

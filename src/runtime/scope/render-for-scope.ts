@@ -1,3 +1,5 @@
+import { MarkdownSection } from '../../prompt/markdown-section.js';
+import { SectionVisibilityOverride } from '../../prompt/section-visibility.js';
 import type { ProviderAdapter } from '../../provider/provider-adapter.js';
 import { type ToolSpec, toolSpecOf } from '../../provider/tool-spec.js';
 import type { Prompt } from '../../prompt/prompt.js';
@@ -34,7 +36,7 @@ const chosenSpecs = new WeakMap<readonly ToolDefinition[], ChosenSpecs[]>();
  */
 export function renderForScope(
   prompt: Prompt,
-  adapter: ProviderAdapter,
+  adapter: ProviderAdapter | undefined,
   options: Pick<EvaluateOptions, 'params' | 'overrides' | 'visibility'>,
   session: Session,
   direct: boolean,
@@ -46,6 +48,82 @@ export function renderForScope(
     visibility: options.visibility,
   });
   return { rendered, toolSpecs: specsFor(rendered, direct ? undefined : adapter) };
+}
+
+/** A direct call's render, with everything it was rendered from. */
+interface DirectRender {
+  readonly prompt: Prompt;
+  readonly params: EvaluateOptions['params'];
+  readonly overrides: EvaluateOptions['overrides'];
+  readonly visibility: EvaluateOptions['visibility'];
+  readonly toolsRevision: number;
+  /** The session's section visibility overrides (a list replaced on every change). */
+  readonly opened: readonly SectionVisibilityOverride[];
+  readonly render: ScopeRender;
+}
+
+/** The last direct call's render, by session. */
+const directRenders = new WeakMap<Session, DirectRender>();
+
+/** Whether a prompt renders from its params alone, by prompt (see {@link renderForDirectCall}). */
+const rendersFromParams = new WeakMap<Prompt, boolean>();
+
+/**
+ * {@link renderForScope} for a call made outside the model loop (`callTool`,
+ * an MCP client's call) on `session`: the previous direct call's render on
+ * that session again when nothing it was rendered from changed — the same
+ * prompt, the same `params`, `overrides` and `visibility` objects, the same
+ * `toolsRevision`, the same sections opened in the session — and the prompt
+ * renders from its params alone (no section has an `enabled` predicate,
+ * which may read the session or anything else, and every section is a
+ * `MarkdownSection`, whose text is its template filled from the params).
+ * Rendering was about a sixth of such a call. @internal
+ */
+export function renderForDirectCall(
+  prompt: Prompt,
+  options: Pick<EvaluateOptions, 'params' | 'overrides' | 'visibility'>,
+  session: Session,
+): ScopeRender {
+  if (!rendersFromParamsAlone(prompt))
+    return renderForScope(prompt, undefined, options, session, true);
+  const opened = session.slice(SectionVisibilityOverride).all();
+  const toolsRevision = prompt.toolsRevision;
+  const last = directRenders.get(session);
+  if (
+    last?.prompt === prompt &&
+    last.params === options.params &&
+    last.overrides === options.overrides &&
+    last.visibility === options.visibility &&
+    last.toolsRevision === toolsRevision &&
+    last.opened === opened
+  ) {
+    return last.render;
+  }
+  const render = renderForScope(prompt, undefined, options, session, true);
+  directRenders.set(session, {
+    prompt,
+    params: options.params,
+    overrides: options.overrides,
+    visibility: options.visibility,
+    toolsRevision,
+    opened,
+    render,
+  });
+  return render;
+}
+
+function rendersFromParamsAlone(prompt: Prompt): boolean {
+  let alone = rendersFromParams.get(prompt);
+  if (alone === undefined) {
+    alone = prompt.registry.nodes.every(
+      ({ section }) =>
+        section.enabled === undefined &&
+        section instanceof MarkdownSection &&
+        section.renderBody === MarkdownSection.prototype.renderBody,
+    );
+    rendersFromParams.set(prompt, alone);
+  }
+  return alone;
 }
 
 /** The specs of `rendered`'s tools for `adapter` (`undefined`: a direct call's standard schemas). */

@@ -11,7 +11,9 @@ import { type ServiceResolver, ToolContext } from '../../tools/tool-context.js';
 import type { BudgetTracker } from '../limits/budget-tracker.js';
 import type { Deadline } from '../limits/deadline.js';
 import type { NestedEvaluate, ToolProgress } from '../tool-context-members.js';
+import { CallContext } from './call-context.js';
 import type { DirectConstruction } from './direct-construction.js';
+import type { LazySignal } from './followed-signal.js';
 import { ToolCallId, ToolCallSignal } from './tokens.js';
 
 /**
@@ -48,19 +50,20 @@ export class ToolCallScope {
   readonly resources: ResourceContext;
   readonly #evaluation: CallScopeParent;
   readonly #callId: string;
-  readonly #signal: AbortSignal;
+  readonly #signal: LazySignal;
   #container: Container | undefined;
   #disposed = false;
 
-  constructor(evaluation: CallScopeParent, callId: string, signal: AbortSignal) {
+  constructor(evaluation: CallScopeParent, callId: string, signal: LazySignal) {
     this.#evaluation = evaluation;
     this.#callId = callId;
     this.#signal = signal;
     this.resources = evaluation.resources.openToolCall();
     const services: ServiceResolver = new CallServices(this);
-    this.context = Object.freeze({
+    // Its `signal` is made when the handler reads it: most handlers never do.
+    this.context = new CallContext({
       callId,
-      signal,
+      cancellation: signal,
       services,
       evaluationId: evaluation.evaluationId,
       prompt: evaluation.prompt,
@@ -118,7 +121,7 @@ export class ToolCallScope {
   #callValue(id: unknown): unknown {
     if (id === ToolContext) return this.context;
     if (id === ToolCallId) return this.#callId;
-    if (id === ToolCallSignal) return this.#signal;
+    if (id === ToolCallSignal) return this.#signal.signal;
     throw new Error(`affordance internal error: ${String(id)} is not a call value.`);
   }
 
@@ -131,7 +134,7 @@ export class ToolCallScope {
       const container = new Container({ parent: this.#evaluation.container });
       container.bind(ToolContext).toConstantValue(this.context);
       container.bind(ToolCallId).toConstantValue(this.#callId);
-      container.bind(ToolCallSignal).toConstantValue(this.#signal);
+      container.bind(ToolCallSignal).toConstantValue(this.#signal.signal);
       this.#container = container;
     }
     return this.#container;
