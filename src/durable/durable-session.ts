@@ -248,6 +248,6 @@ function blobsNeeded(sessionId: string, ref: FoundRef): ConfigurationError {
   return new ConfigurationError({
     subject: `Session ${sessionId}, slice ${slice}, value ${index}`,
     problem: `refers to media ${ref.hash} (${ref.mediaType}), whose bytes this session's persistence has no BlobStore to find; nothing was written.`,
-    fix: 'Give SessionPersistence the BlobStore the runtime writes media to: new SessionPersistence({ store, codec, blobs }) (in NestJS: AffordanceModule.forRoot({ blobStore })), e.g. a PostgresBlobStore or RedisBlobStore beside the session store.',
+    fix: 'Give SessionPersistence the BlobStore the runtime writes media to: new SessionPersistence({ store, codec, blobs }) (in a Nest app: AffordanceModule.forRoot({ blobStore })), e.g. a PostgresBlobStore or RedisBlobStore beside the session store.',
   });
 }

@@ -188,7 +188,7 @@ async function suiteRuntime(suite: EvalSuite): Promise<AffordanceRuntime> {
     throw new ConfigurationError({
       subject: `Eval suite '${suite.name}'`,
       problem: 'has no runtime to run on.',
-      fix: 'Pass runEvalSuite(suite, { runtime }), or give the suite runtime: () => createRuntime().',
+      fix: 'Pass runEvalSuite(suite, { runtime }), or give defineEvalSuite a runtime: an AffordanceRuntime, or a function that returns one.',
     });
   }
   return typeof given === 'function' ? await given() : given;

@@ -50,7 +50,7 @@ export async function exportStoredSession(
     throw new ConfigurationError({
       subject: `Session ${JSON.stringify(sessionId)}`,
       problem: 'is not stored in this store.',
-      fix: 'Check the session id (Session.sessionId of the evaluation) and the store it was committed to.',
+      fix: 'Check the session id (the sessionId of the session the evaluation used) and the store it was committed to.',
     });
   }
   const records: EventRecord[] = [];

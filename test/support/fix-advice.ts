@@ -10,7 +10,10 @@ import * as inversify from 'inversify';
 import ts from 'typescript';
 
 import * as core from 'affordance';
+import * as aiSdk from 'affordance/ai-sdk';
 import * as bullmq from 'affordance/bullmq';
+import * as evals from 'affordance/evals';
+import * as inspector from 'affordance/inspector';
 import * as mcp from 'affordance/mcp';
 import * as durable from 'affordance/durable';
 import * as nest from 'affordance/nest';
@@ -34,6 +37,9 @@ export const entryPoints: Readonly<Record<string, Readonly<Record<string, unknow
   'affordance/durable': durable,
   'affordance/bullmq': bullmq,
   'affordance/mcp': mcp,
+  'affordance/ai-sdk': aiSdk,
+  'affordance/evals': evals,
+  'affordance/inspector': inspector,
 };
 
 /**
@@ -81,11 +87,38 @@ const receivers: Readonly<Record<string, abstract new (...args: never[]) => unkn
   container: inversify.Container,
 };
 
+/**
+ * The type-only names each entry point's barrel exports (`export type { MediaPart }`,
+ * `export { type EvalScore }`): advice may name an interface the reader implements or
+ * passes, which has no runtime value to find.
+ */
+const publicTypes: ReadonlySet<string> = new Set(
+  Object.keys(entryPoints).flatMap((entry) => {
+    const barrel =
+      entry === 'affordance' ? 'src/index.ts' : `src/${entry.slice('affordance/'.length)}/index.ts`;
+    const text = readFileSync(join(process.cwd(), barrel), 'utf8');
+    return [...text.matchAll(/export\s+(type\s+)?\{([^}]*)\}/g)].flatMap((match) =>
+      (match[2] as string)
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => match[1] !== undefined || item.startsWith('type '))
+        .map(
+          (item) =>
+            item
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+/)
+              .pop() ?? '',
+        ),
+    );
+  }),
+);
+
 /** Where a name resolves: an entry point, or a foreign library the advice is about. */
 export function publicValue(name: string): { found: boolean; value: unknown; from: string } {
   for (const [entry, exports] of Object.entries(entryPoints)) {
     if (Object.hasOwn(exports, name)) return { found: true, value: exports[name], from: entry };
   }
+  if (publicTypes.has(name)) return { found: true, value: undefined, from: 'type' };
   for (const library of foreign) {
     if (name in library) return { found: true, value: library[name], from: 'foreign' };
   }
@@ -160,6 +193,8 @@ export function unreachable(symbol: NamedSymbol): string | undefined {
   if (!found) return `${symbol.name} is not exported by any entry point`;
   // Members are checked on affordance's own exports; a library's API (`ModuleRef.resolve`) is its own.
   if (symbol.member === undefined || from === 'foreign') return undefined;
+  if (from === 'type')
+    return `${symbol.name} is a type, so ${symbol.name}.${symbol.member} is not a value to use`;
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
     return `${symbol.name} is not an object, so ${symbol.name}.${symbol.member} does not exist`;
   }

@@ -106,7 +106,7 @@ async function loadSuite(path: string): Promise<EvalSuite> {
     throw new ConfigurationError({
       subject: `affordance-eval suite module ${path}`,
       problem: `could not be loaded (${error instanceof Error ? error.message : String(error)}).`,
-      fix: 'pass the path of a compiled JavaScript module (e.g. dist/evals/support.suite.js).',
+      fix: 'pass the path of a compiled .js module (e.g. dist/evals/support.suite.js).',
       cause: error,
     });
   }
