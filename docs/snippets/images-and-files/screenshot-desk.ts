@@ -86,7 +86,7 @@ export async function askAboutScreenshot(
     toolMedia: call?.media ?? [],
     secondRequest: second.map((message) => {
       if (message.role !== 'user' || typeof message.content === 'string') return message.role;
-      const media = message.content.filter(isMediaPart) as MediaPart[];
+      const media: MediaPart[] = message.content.filter(isMediaPart);
       return `user: ${contentText(message.content)} + ${media.map((part) => part.mediaType).join(', ')}`;
     }),
     blobs: blobs.count,
