@@ -33,6 +33,7 @@ export const guideGroups: { text: string; items: [slug: string, title: string][]
       ['loop-control', 'Loop control'],
       ['progressive-disclosure', 'Progressive disclosure'],
       ['streaming', 'Streaming'],
+      ['images-and-files', 'Images and files'],
       ['policies-and-approvals', 'Policies and approvals'],
       ['testing', 'Testing your agents'],
       ['cassettes', 'Recording and replaying providers'],

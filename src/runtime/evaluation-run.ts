@@ -1,6 +1,7 @@
 import { mediaParts, type MessageContent } from '../content/content-part.js';
 import { storeInputMedia, toolMediaMessage } from './media/conversation-media.js';
 import { hydrateConversation } from './media/hydrate-media.js';
+import { MediaError } from '../core/errors/media-error.js';
 import { describeThrown } from '../core/errors/describe-thrown.js';
 import {
   PromptEvaluationError,
@@ -191,7 +192,8 @@ export class EvaluationRun<O> {
         ? this.#send(request)
         : observer.observeRequest(request, () => this.#send(request)));
     } catch (error) {
-      if (PromptEvaluationError.is(error)) throw error;
+      // A media part the provider's published limits refuse was refused before anything was sent.
+      if (PromptEvaluationError.is(error) || MediaError.is(error)) throw error;
       // A request cut short by the deadline or a cancellation says so, whatever the adapter threw.
       this.stopIfOver('during the provider request', 'request');
       throw this.fail(`The provider request failed: ${describeThrown(error)}`, 'request', {

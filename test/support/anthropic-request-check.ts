@@ -114,11 +114,38 @@ const textBlock = object(
   { type: oneOf('text'), text: string },
   { cache_control: cacheControl, citations: nullable(arrayOf(citation)) },
 );
+// ImageBlockParam and DocumentBlockParam with the sources affordance sends (base64, url, text).
+const imageBlock = object(
+  {
+    type: oneOf('image'),
+    source: byType({
+      base64: object({
+        type: oneOf('base64'),
+        media_type: oneOf('image/jpeg', 'image/png', 'image/gif', 'image/webp'),
+        data: string,
+      }),
+      url: object({ type: oneOf('url'), url: string }),
+    }),
+  },
+  { cache_control: cacheControl },
+);
+const documentBlock = object(
+  {
+    type: oneOf('document'),
+    source: byType({
+      base64: object({ type: oneOf('base64'), media_type: oneOf('application/pdf'), data: string }),
+      text: object({ type: oneOf('text'), media_type: oneOf('text/plain'), data: string }),
+      url: object({ type: oneOf('url'), url: string }),
+    }),
+  },
+  { cache_control: cacheControl, title: nullable(string), context: nullable(string) },
+);
+const toolResultContent = byType({ text: textBlock, image: imageBlock, document: documentBlock });
 const toolResult = object(
   { type: oneOf('tool_result'), tool_use_id: string },
   {
     content: (v, p, o) => {
-      if (typeof v !== 'string') arrayOf(textBlock)(v, p, o);
+      if (typeof v !== 'string') arrayOf(toolResultContent)(v, p, o);
     },
     is_error: boolean,
     cache_control: cacheControl,
@@ -135,7 +162,12 @@ const useBlock = (type: string): Check =>
     { cache_control: cacheControl, caller },
   );
 
-const userBlock = byType({ text: textBlock, tool_result: toolResult });
+const userBlock = byType({
+  text: textBlock,
+  tool_result: toolResult,
+  image: imageBlock,
+  document: documentBlock,
+});
 const assistantBlock = byType({
   text: textBlock,
   thinking: object({ type: string, thinking: string, signature: string }),

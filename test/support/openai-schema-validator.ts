@@ -15,9 +15,15 @@ function withoutNullable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNullable);
   if (typeof value !== 'object' || value === null) return value;
   const copy: Record<string, unknown> = {};
+  // A `oneOf` with a `discriminator` picks its branch by that property (OpenAPI), which plain JSON
+  // Schema cannot express: `InputItem` lists both `EasyInputMessage` and `Item` (whose
+  // `InputMessage` has the same shape), so a user message with a content list matches both and
+  // `oneOf` would refuse what the API documents. Read there as `anyOf`: still at least one branch.
+  const discriminated = 'discriminator' in value && 'oneOf' in value;
   for (const [key, item] of Object.entries(value)) {
     if (key === 'nullable') continue;
-    copy[key] = key === 'example' || key === 'examples' ? item : withoutNullable(item);
+    const name = discriminated && key === 'oneOf' ? 'anyOf' : key;
+    copy[name] = key === 'example' || key === 'examples' ? item : withoutNullable(item);
   }
   return copy;
 }
