@@ -57,7 +57,7 @@ export function openEvaluationScope(
   const budget = options.budget ?? savedBudget(resumed);
   const budgetTracker =
     options.budgetTracker ?? (budget === undefined ? undefined : new BudgetTracker(budget));
-  const followed = followSignals([deadline?.signal, options.signal]);
+  const followed = followSignals([options.signal], deadline);
   const registry =
     options.resources === undefined
       ? source.resources
