@@ -34,7 +34,7 @@ const entryPoints = {
   durable: [],
   bullmq: ['provider', 'durable'],
   mcp: ['provider'],
-  evals: ['durable'],
+  evals: ['durable', 'inspector'],
   inspector: ['durable', 'mcp'],
 };
 

@@ -25,6 +25,19 @@ export interface RunEvalSuiteOptions {
   readonly deadlineMs?: number;
   /** Where each trial's session is kept; see {@link EvalSessionsOption}. */
   readonly sessions?: EvalSessionsOption;
+  /**
+   * The directory the report will be written to (`writeEvalReport(report,
+   * reportDir)`, or the `--out` of `affordance-eval`). Each trial's session is
+   * then exported there as soon as the trial is scored:
+   * `sessions/<caseId>-<trial>.json` (an `affordance/inspector` export) and
+   * its inspector page `sessions/<caseId>-<trial>.html`, which the HTML
+   * report links to; the trial's `sessionFile` names the export. Written at
+   * once, a session is not held until the report is written: with the
+   * default `sessions: 'memory'` it is dropped after its export, so a large
+   * suite's memory does not grow with its sessions. Without `reportDir`
+   * nothing is written.
+   */
+  readonly reportDir?: string;
   /** Called after each trial. */
   readonly onProgress?: (progress: EvalProgress) => void;
   /**
@@ -65,6 +78,7 @@ export async function runEvalSuite(
     deadlineMs,
     sessions: evalSessions(options.sessions),
     runId: randomUUID().slice(0, 8),
+    reportDir: options.reportDir,
   };
   const startedAt = new Date();
   const started = performance.now();

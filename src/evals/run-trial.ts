@@ -14,6 +14,7 @@ import type { EvalScore, EvalTrial } from './eval-report.js';
 import type { EvalObservation, EvalScorer, EvalUsage } from './eval-case.js';
 import type { EvalRunContext, EvalSuite } from './eval-suite.js';
 import type { EvalSessions, OpenedTrialSession } from './eval-sessions.js';
+import { type TrialSessionToWrite, writeTrialSession } from './write-trial-session.js';
 
 /** What one trial needs besides its case. */
 export interface TrialSetup {
@@ -22,6 +23,8 @@ export interface TrialSetup {
   readonly deadlineMs: number;
   readonly sessions: EvalSessions;
   readonly runId: string;
+  /** Where the report goes: each trial's session is exported there once scored. */
+  readonly reportDir: string | undefined;
 }
 
 /** A trial's report entry, and the provider and model that answered it (when known). */
@@ -62,7 +65,18 @@ export async function runTrial(
     adapter,
   );
   const scores = await scoreAll(scorers, observation);
-  const entry = report(setup, observation, scores, sessionId);
+  const scored = report(setup, observation, scores, sessionId);
+  const entry =
+    setup.reportDir === undefined
+      ? scored
+      : await exported(scored, {
+          reportDir: setup.reportDir,
+          suite: suite.name,
+          caseId: evalCase.id,
+          trial,
+          session,
+          response,
+        });
   const executed = session.view.slice(PromptExecuted).at(-1);
   return {
     trial: await kept(opened, entry),
@@ -120,6 +134,19 @@ async function kept(opened: OpenedTrialSession, entry: EvalTrial): Promise<EvalT
   } catch (thrown) {
     const message = thrown instanceof Error ? thrown.message : String(thrown);
     return { ...entry, passed: false, error: `the trial's session could not be kept: ${message}` };
+  }
+}
+
+/** The trial with its `sessionFile` once its session is written; failed with the reason when it could not be. */
+async function exported(entry: EvalTrial, what: TrialSessionToWrite): Promise<EvalTrial> {
+  try {
+    return { ...entry, sessionFile: await writeTrialSession(what) };
+  } catch (thrown) {
+    return {
+      ...entry,
+      passed: false,
+      error: `the trial's session could not be written to ${what.reportDir}: ${messageOf(thrown)}`,
+    };
   }
 }
 
