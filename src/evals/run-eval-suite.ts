@@ -87,6 +87,7 @@ export async function runEvalSuite(
     Array.from({ length: trials }, (_, index) => ({ evalCase, trial: index + 1 })),
   );
   const writer = progressOf(options.progress);
+  const notify = progressNotifier(writer, options.onProgress);
   let done = 0;
   let failed = 0;
   let provider: string | undefined;
@@ -98,7 +99,7 @@ export async function runEvalSuite(
     model ??= outcome.model;
     done += 1;
     if (!outcome.trial.passed) failed += 1;
-    const progress: EvalProgress = {
+    notify?.({
       suite: suite.name,
       caseId: evalCase.id,
       trial,
@@ -106,9 +107,7 @@ export async function runEvalSuite(
       done,
       total: tasks.length,
       failed,
-    };
-    writer?.update(progress);
-    options.onProgress?.(progress);
+    });
   });
   writer?.end();
 
@@ -187,6 +186,18 @@ async function caseScorers(
   const scorers = new Map<EvalCase, EvalScorer[]>();
   for (const evalCase of cases) scorers.set(evalCase, await resolver.forCase(suite, evalCase));
   return scorers;
+}
+
+/** What each trial's progress goes to; none (and no progress is built) when nothing reads it. */
+function progressNotifier(
+  writer: ReturnType<typeof progressWriter> | undefined,
+  onProgress: ((progress: EvalProgress) => void) | undefined,
+): ((progress: EvalProgress) => void) | undefined {
+  if (writer === undefined && onProgress === undefined) return undefined;
+  return (progress) => {
+    writer?.update(progress);
+    onProgress?.(progress);
+  };
 }
 
 function progressOf(

@@ -43,7 +43,8 @@ export async function runTrial(
 ): Promise<TrialOutcome> {
   const { suite, runtime } = setup;
   const sessionId = `${suite.name}/${evalCase.id}/${trial}/${setup.runId}`;
-  const opened = await setup.sessions.open(sessionId);
+  const opening = setup.sessions.open(sessionId);
+  const opened = opening instanceof Promise ? await opening : opening;
   const { session } = opened;
   const adapter = suite.adapter?.(evalCase, trial);
   const started = performance.now();
@@ -64,7 +65,8 @@ export async function runTrial(
     durationMs,
     adapter,
   );
-  const scores = await scoreAll(scorers, observation);
+  const scoring = scoreAll(scorers, observation);
+  const scores = scoring instanceof Promise ? await scoring : scoring;
   const scored = report(setup, observation, scores, sessionId);
   const entry =
     setup.reportDir === undefined
@@ -78,8 +80,9 @@ export async function runTrial(
           response,
         });
   const executed = session.view.slice(PromptExecuted).at(-1);
+  const keeping = kept(opened, entry);
   return {
-    trial: await kept(opened, entry),
+    trial: keeping instanceof Promise ? await keeping : keeping,
     provider: executed?.provider ?? executed?.adapter,
     model: executed?.model,
   };
@@ -127,13 +130,17 @@ async function runWithDeadline(
 }
 
 /** The trial once its session is kept; failed with the reason when it could not be. */
-async function kept(opened: OpenedTrialSession, entry: EvalTrial): Promise<EvalTrial> {
+function kept(opened: OpenedTrialSession, entry: EvalTrial): EvalTrial | Promise<EvalTrial> {
+  const failed = (thrown: unknown): EvalTrial => ({
+    ...entry,
+    passed: false,
+    error: `the trial's session could not be kept: ${messageOf(thrown)}`,
+  });
   try {
-    await opened.keep();
-    return entry;
+    const keeping = opened.keep();
+    return keeping === undefined ? entry : keeping.then(() => entry, failed);
   } catch (thrown) {
-    const message = thrown instanceof Error ? thrown.message : String(thrown);
-    return { ...entry, passed: false, error: `the trial's session could not be kept: ${message}` };
+    return failed(thrown);
   }
 }
 
@@ -222,37 +229,62 @@ function observe(
   };
 }
 
-/** Each scorer's score; a scorer that throws fails with its message, and a failed run fails them all. */
-async function scoreAll(
+/**
+ * Each scorer's score; a scorer that throws fails with its message, and a
+ * failed run fails them all. Most scorers answer at once: the scores are then
+ * returned as they are, and only a scorer returning a promise makes the rest
+ * wait (a promise per trial costs a short trial measurably).
+ */
+function scoreAll(
   scorers: readonly EvalScorer[],
   observation: EvalObservation,
-): Promise<EvalScore[]> {
+): EvalScore[] | Promise<EvalScore[]> {
   const scores: EvalScore[] = [];
-  for (const scorer of scorers) {
-    if (observation.error !== undefined) {
-      scores.push({
-        scorer: scorer.name,
-        score: 0,
-        passed: false,
-        reason: `the run failed: ${observation.error}`,
-      });
-      continue;
-    }
-    try {
-      const given = scorer.score(observation);
-      // Most scorers answer at once: awaiting only a promise saves a turn of the microtask queue per score.
-      scores.push(given instanceof Promise ? await given : given);
-    } catch (thrown) {
-      const message = thrown instanceof Error ? thrown.message : String(thrown);
-      scores.push({
-        scorer: scorer.name,
-        score: 0,
-        passed: false,
-        reason: `the scorer failed: ${message}`,
-      });
-    }
+  for (let index = 0; index < scorers.length; index++) {
+    const given = scoreOne(scorers[index] as EvalScorer, observation);
+    if (given instanceof Promise) return scoreRest(scorers, observation, scores, index, given);
+    scores.push(given);
   }
   return scores;
+}
+
+async function scoreRest(
+  scorers: readonly EvalScorer[],
+  observation: EvalObservation,
+  scores: EvalScore[],
+  index: number,
+  pending: Promise<EvalScore>,
+): Promise<EvalScore[]> {
+  scores.push(await pending);
+  for (const scorer of scorers.slice(index + 1)) scores.push(await scoreOne(scorer, observation));
+  return scores;
+}
+
+/** One scorer's score, failed when the run failed or the scorer threw or rejected. */
+function scoreOne(
+  scorer: EvalScorer,
+  observation: EvalObservation,
+): EvalScore | Promise<EvalScore> {
+  if (observation.error !== undefined) {
+    return {
+      scorer: scorer.name,
+      score: 0,
+      passed: false,
+      reason: `the run failed: ${observation.error}`,
+    };
+  }
+  const failed = (thrown: unknown): EvalScore => ({
+    scorer: scorer.name,
+    score: 0,
+    passed: false,
+    reason: `the scorer failed: ${messageOf(thrown)}`,
+  });
+  try {
+    const given = scorer.score(observation);
+    return given instanceof Promise ? given.catch(failed) : given;
+  } catch (thrown) {
+    return failed(thrown);
+  }
 }
 
 function report(
