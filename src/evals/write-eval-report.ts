@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { ConfigurationError } from '../index.js';
@@ -27,8 +27,9 @@ export interface WriteEvalReportOptions {
  *
  * A trial with a `sessionFile` (the run got `reportDir: dir`) links, in the
  * HTML report, to its session's inspector page `sessions/<caseId>-<trial>.html`,
- * which opens offline. Without one, a trial keeps only its `sessionId` (the
- * key of its session in the `sessions` option of `runEvalSuite`).
+ * which opens offline (when the page is in `dir`). Without one, a trial
+ * keeps only its `sessionId` (the key of its session in the `sessions`
+ * option of `runEvalSuite`).
  */
 export async function writeEvalReport(
   report: EvalReport,
@@ -38,15 +39,7 @@ export async function writeEvalReport(
   await mkdir(dir, { recursive: true });
   const path = join(dir, EVAL_REPORT_FILE);
   await writeFile(path, `${JSON.stringify(report, null, 2)}\n`, 'utf8');
-  const pages = new Map(
-    report.cases.flatMap((entry) =>
-      entry.trials.flatMap((trial) =>
-        trial.sessionFile === undefined
-          ? []
-          : [[`${entry.id}\n${trial.trial}`, sessionPageOf(trial.sessionFile)] as const],
-      ),
-    ),
-  );
+  const pages = await sessionPages(report, dir);
   const html = renderEvalReportHtml(report, {
     comparison: options.comparison,
     title: options.title,
@@ -54,6 +47,28 @@ export async function writeEvalReport(
   });
   await writeFile(join(dir, EVAL_REPORT_HTML_FILE), html, 'utf8');
   return path;
+}
+
+/**
+ * Each trial's session page by `caseId\ntrial`, when it lies in `dir` (a
+ * report written elsewhere than the run's `reportDir` links to none rather
+ * than to missing pages).
+ */
+async function sessionPages(report: EvalReport, dir: string): Promise<Map<string, string>> {
+  const found = await Promise.all(
+    report.cases.flatMap((entry) =>
+      entry.trials.map(async (trial): Promise<[string, string] | undefined> => {
+        if (trial.sessionFile === undefined) return undefined;
+        const page = sessionPageOf(trial.sessionFile);
+        const present = await access(join(dir, page)).then(
+          () => true,
+          () => false,
+        );
+        return present ? [`${entry.id}\n${trial.trial}`, page] : undefined;
+      }),
+    ),
+  );
+  return new Map(found.filter((pair) => pair !== undefined));
 }
 
 /**

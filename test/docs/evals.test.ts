@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { defineEvalSuite, type EvalReport, runEvalSuite } from 'affordance/evals';
+import { defineEvalSuite, type EvalReport, runEvalSuite, writeEvalReport } from 'affordance/evals';
 import type { SessionExport } from 'affordance/inspector';
 import { ScriptedAdapter } from 'affordance/testing';
 
@@ -96,6 +96,11 @@ describe('docs/guide/evals.md', () => {
         expect(existsSync(join(out, `sessions/${entry.id}-1.html`))).toBe(true);
       }
     }
+    // Written elsewhere than the run's reportDir, the report links to no missing page.
+    await writeEvalReport(first, join(dir, 'elsewhere'));
+    expect(readFileSync(htmlReportFile(join(dir, 'elsewhere')), 'utf8')).not.toContain(
+      'class="inspect"',
+    );
     // The second run's page is compared with the first: nothing regressed.
     expect(readFileSync(htmlReportFile(join(dir, 'second')), 'utf8')).toContain(
       '<span id="regression-count">0</span>',
