@@ -35,7 +35,7 @@ const entryPoints = {
   durable: [],
   bullmq: ['provider', 'durable'],
   mcp: ['provider'],
-  evals: ['durable'],
+  evals: ['durable', 'inspector'],
   inspector: ['durable', 'mcp'],
 };
 

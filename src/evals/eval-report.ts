@@ -49,6 +49,12 @@ export interface EvalTrial {
   readonly costUsd?: number;
   /** The session id of this trial (its events); `sessionFile` when the run wrote an export next to the report. */
   readonly sessionId: string;
+  /**
+   * The trial's session export (`affordance/inspector`), relative to the
+   * report's directory: `sessions/<caseId>-<trial>.json`, with its inspector
+   * page beside it as `.html`. Set when `runEvalSuite` got `reportDir` (as
+   * `affordance-eval` always passes).
+   */
   readonly sessionFile?: string;
 }
 

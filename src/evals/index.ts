@@ -68,4 +68,11 @@ export {
   type ArgumentsMatcher,
   type CallMatcher,
 } from './scorers/trajectory-scorers.js';
-export { EVAL_REPORT_FILE, readEvalReport, writeEvalReport } from './write-eval-report.js';
+export {
+  EVAL_REPORT_FILE,
+  EVAL_REPORT_HTML_FILE,
+  readEvalReport,
+  writeEvalReport,
+  type WriteEvalReportOptions,
+} from './write-eval-report.js';
+export { EVAL_SESSIONS_DIR } from './write-trial-session.js';

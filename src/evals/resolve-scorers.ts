@@ -10,24 +10,32 @@ import { expectationScorers } from './expectation-scorers.js';
  * Resolves scorer classes from the runtime's container: a class bound there
  * is resolved as bound; an unbound one is built by a child container of it
  * (so its constructor may inject the application's services), once per run.
+ * One resolver serves one suite.
  */
 export class ScorerResolver {
-  readonly #child: Container;
+  readonly #runtime: AffordanceRuntime;
+  /** Made on the first scorer class: a suite of scorer objects needs no container. */
+  #child: Container | undefined;
   readonly #resolved = new Map<object, Promise<EvalScorer>>();
+  #suiteScorers: Promise<EvalScorer[]> | undefined;
 
   constructor(runtime: AffordanceRuntime) {
-    this.#child = new Container({ parent: runtime.container });
+    this.#runtime = runtime;
   }
 
   /** The suite's, the expectations' and the case's own scorers of `evalCase`, in that order; names unique. */
   async forCase(suite: EvalSuite, evalCase: EvalCase): Promise<EvalScorer[]> {
-    const refs: EvalScorerRef[] = [...suite.scorers];
     let scorers: EvalScorer[];
     try {
+      // The suite's scorers are the same for every case: resolved once (a rejection is then every case's).
+      this.#suiteScorers ??= Promise.all(suite.scorers.map((ref) => this.resolve(ref)));
+      const caseRefs = evalCase.scorers ?? [];
       scorers = [
-        ...(await Promise.all(refs.map((ref) => this.resolve(ref)))),
+        ...(await this.#suiteScorers),
         ...expectationScorers(evalCase.expected),
-        ...(await Promise.all((evalCase.scorers ?? []).map((ref) => this.resolve(ref)))),
+        ...(caseRefs.length === 0
+          ? []
+          : await Promise.all(caseRefs.map((ref) => this.resolve(ref)))),
       ];
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -63,7 +71,7 @@ export class ScorerResolver {
     if (typeof ref !== 'function') return Promise.resolve(checked(ref, undefined));
     let resolved = this.#resolved.get(ref);
     if (resolved === undefined) {
-      const container = this.#child;
+      const container = (this.#child ??= new Container({ parent: this.#runtime.container }));
       const id = ref as unknown as Newable<EvalScorer>;
       if (!container.isBound(id)) container.bind(id).toSelf().inSingletonScope();
       resolved = container.getAsync<EvalScorer>(id).then((scorer) => checked(scorer, ref));

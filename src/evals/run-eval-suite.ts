@@ -25,6 +25,19 @@ export interface RunEvalSuiteOptions {
   readonly deadlineMs?: number;
   /** Where each trial's session is kept; see {@link EvalSessionsOption}. */
   readonly sessions?: EvalSessionsOption;
+  /**
+   * The directory the report will be written to (`writeEvalReport(report,
+   * reportDir)`, or the `--out` of `affordance-eval`). Each trial's session is
+   * then exported there as soon as the trial is scored:
+   * `sessions/<caseId>-<trial>.json` (an `affordance/inspector` export) and
+   * its inspector page `sessions/<caseId>-<trial>.html`, which the HTML
+   * report links to; the trial's `sessionFile` names the export. Written at
+   * once, a session is not held until the report is written: with the
+   * default `sessions: 'memory'` it is dropped after its export, so a large
+   * suite's memory does not grow with its sessions. Without `reportDir`
+   * nothing is written.
+   */
+  readonly reportDir?: string;
   /** Called after each trial. */
   readonly onProgress?: (progress: EvalProgress) => void;
   /**
@@ -65,6 +78,7 @@ export async function runEvalSuite(
     deadlineMs,
     sessions: evalSessions(options.sessions),
     runId: randomUUID().slice(0, 8),
+    reportDir: options.reportDir,
   };
   const startedAt = new Date();
   const started = performance.now();
@@ -73,6 +87,7 @@ export async function runEvalSuite(
     Array.from({ length: trials }, (_, index) => ({ evalCase, trial: index + 1 })),
   );
   const writer = progressOf(options.progress);
+  const notify = progressNotifier(writer, options.onProgress);
   let done = 0;
   let failed = 0;
   let provider: string | undefined;
@@ -84,7 +99,7 @@ export async function runEvalSuite(
     model ??= outcome.model;
     done += 1;
     if (!outcome.trial.passed) failed += 1;
-    const progress: EvalProgress = {
+    notify?.({
       suite: suite.name,
       caseId: evalCase.id,
       trial,
@@ -92,9 +107,7 @@ export async function runEvalSuite(
       done,
       total: tasks.length,
       failed,
-    };
-    writer?.update(progress);
-    options.onProgress?.(progress);
+    });
   });
   writer?.end();
 
@@ -173,6 +186,18 @@ async function caseScorers(
   const scorers = new Map<EvalCase, EvalScorer[]>();
   for (const evalCase of cases) scorers.set(evalCase, await resolver.forCase(suite, evalCase));
   return scorers;
+}
+
+/** What each trial's progress goes to; none (and no progress is built) when nothing reads it. */
+function progressNotifier(
+  writer: ReturnType<typeof progressWriter> | undefined,
+  onProgress: ((progress: EvalProgress) => void) | undefined,
+): ((progress: EvalProgress) => void) | undefined {
+  if (writer === undefined && onProgress === undefined) return undefined;
+  return (progress) => {
+    writer?.update(progress);
+    onProgress?.(progress);
+  };
 }
 
 function progressOf(

@@ -14,6 +14,7 @@ import type { EvalScore, EvalTrial } from './eval-report.js';
 import type { EvalObservation, EvalScorer, EvalUsage } from './eval-case.js';
 import type { EvalRunContext, EvalSuite } from './eval-suite.js';
 import type { EvalSessions, OpenedTrialSession } from './eval-sessions.js';
+import { type TrialSessionToWrite, writeTrialSession } from './write-trial-session.js';
 
 /** What one trial needs besides its case. */
 export interface TrialSetup {
@@ -22,6 +23,8 @@ export interface TrialSetup {
   readonly deadlineMs: number;
   readonly sessions: EvalSessions;
   readonly runId: string;
+  /** Where the report goes: each trial's session is exported there once scored. */
+  readonly reportDir: string | undefined;
 }
 
 /** A trial's report entry, and the provider and model that answered it (when known). */
@@ -40,7 +43,8 @@ export async function runTrial(
 ): Promise<TrialOutcome> {
   const { suite, runtime } = setup;
   const sessionId = `${suite.name}/${evalCase.id}/${trial}/${setup.runId}`;
-  const opened = await setup.sessions.open(sessionId);
+  const opening = setup.sessions.open(sessionId);
+  const opened = opening instanceof Promise ? await opening : opening;
   const { session } = opened;
   const adapter = suite.adapter?.(evalCase, trial);
   const started = performance.now();
@@ -61,11 +65,24 @@ export async function runTrial(
     durationMs,
     adapter,
   );
-  const scores = await scoreAll(scorers, observation);
-  const entry = report(setup, observation, scores, sessionId);
+  const scoring = scoreAll(scorers, observation);
+  const scores = scoring instanceof Promise ? await scoring : scoring;
+  const scored = report(setup, observation, scores, sessionId);
+  const entry =
+    setup.reportDir === undefined
+      ? scored
+      : await exported(scored, {
+          reportDir: setup.reportDir,
+          suite: suite.name,
+          caseId: evalCase.id,
+          trial,
+          session,
+          response,
+        });
   const executed = session.view.slice(PromptExecuted).at(-1);
+  const keeping = kept(opened, entry);
   return {
-    trial: await kept(opened, entry),
+    trial: keeping instanceof Promise ? await keeping : keeping,
     provider: executed?.provider ?? executed?.adapter,
     model: executed?.model,
   };
@@ -113,13 +130,30 @@ async function runWithDeadline(
 }
 
 /** The trial once its session is kept; failed with the reason when it could not be. */
-async function kept(opened: OpenedTrialSession, entry: EvalTrial): Promise<EvalTrial> {
+function kept(opened: OpenedTrialSession, entry: EvalTrial): EvalTrial | Promise<EvalTrial> {
+  const failed = (thrown: unknown): EvalTrial => ({
+    ...entry,
+    passed: false,
+    error: `the trial's session could not be kept: ${messageOf(thrown)}`,
+  });
   try {
-    await opened.keep();
-    return entry;
+    const keeping = opened.keep();
+    return keeping === undefined ? entry : keeping.then(() => entry, failed);
   } catch (thrown) {
-    const message = thrown instanceof Error ? thrown.message : String(thrown);
-    return { ...entry, passed: false, error: `the trial's session could not be kept: ${message}` };
+    return failed(thrown);
+  }
+}
+
+/** The trial with its `sessionFile` once its session is written; failed with the reason when it could not be. */
+async function exported(entry: EvalTrial, what: TrialSessionToWrite): Promise<EvalTrial> {
+  try {
+    return { ...entry, sessionFile: await writeTrialSession(what) };
+  } catch (thrown) {
+    return {
+      ...entry,
+      passed: false,
+      error: `the trial's session could not be written to ${what.reportDir}: ${messageOf(thrown)}`,
+    };
   }
 }
 
@@ -195,37 +229,62 @@ function observe(
   };
 }
 
-/** Each scorer's score; a scorer that throws fails with its message, and a failed run fails them all. */
-async function scoreAll(
+/**
+ * Each scorer's score; a scorer that throws fails with its message, and a
+ * failed run fails them all. Most scorers answer at once: the scores are then
+ * returned as they are, and only a scorer returning a promise makes the rest
+ * wait (a promise per trial costs a short trial measurably).
+ */
+function scoreAll(
   scorers: readonly EvalScorer[],
   observation: EvalObservation,
-): Promise<EvalScore[]> {
+): EvalScore[] | Promise<EvalScore[]> {
   const scores: EvalScore[] = [];
-  for (const scorer of scorers) {
-    if (observation.error !== undefined) {
-      scores.push({
-        scorer: scorer.name,
-        score: 0,
-        passed: false,
-        reason: `the run failed: ${observation.error}`,
-      });
-      continue;
-    }
-    try {
-      const given = scorer.score(observation);
-      // Most scorers answer at once: awaiting only a promise saves a turn of the microtask queue per score.
-      scores.push(given instanceof Promise ? await given : given);
-    } catch (thrown) {
-      const message = thrown instanceof Error ? thrown.message : String(thrown);
-      scores.push({
-        scorer: scorer.name,
-        score: 0,
-        passed: false,
-        reason: `the scorer failed: ${message}`,
-      });
-    }
+  for (let index = 0; index < scorers.length; index++) {
+    const given = scoreOne(scorers[index] as EvalScorer, observation);
+    if (given instanceof Promise) return scoreRest(scorers, observation, scores, index, given);
+    scores.push(given);
   }
   return scores;
+}
+
+async function scoreRest(
+  scorers: readonly EvalScorer[],
+  observation: EvalObservation,
+  scores: EvalScore[],
+  index: number,
+  pending: Promise<EvalScore>,
+): Promise<EvalScore[]> {
+  scores.push(await pending);
+  for (const scorer of scorers.slice(index + 1)) scores.push(await scoreOne(scorer, observation));
+  return scores;
+}
+
+/** One scorer's score, failed when the run failed or the scorer threw or rejected. */
+function scoreOne(
+  scorer: EvalScorer,
+  observation: EvalObservation,
+): EvalScore | Promise<EvalScore> {
+  if (observation.error !== undefined) {
+    return {
+      scorer: scorer.name,
+      score: 0,
+      passed: false,
+      reason: `the run failed: ${observation.error}`,
+    };
+  }
+  const failed = (thrown: unknown): EvalScore => ({
+    scorer: scorer.name,
+    score: 0,
+    passed: false,
+    reason: `the scorer failed: ${messageOf(thrown)}`,
+  });
+  try {
+    const given = scorer.score(observation);
+    return given instanceof Promise ? given.catch(failed) : given;
+  } catch (thrown) {
+    return failed(thrown);
+  }
 }
 
 function report(

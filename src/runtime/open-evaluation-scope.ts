@@ -78,7 +78,7 @@ export function openEvaluationScope(
     toolSpecs,
     rerender: render,
     evaluate: (child, childOptions = {}) => source.nested(child, adapter, childOptions),
-    cancellation: new FollowedSignal([deadline?.signal, options.signal]),
+    cancellation: new FollowedSignal([options.signal], deadline),
     resolvableWithoutCall: source.direct.callFreeTest,
     directConstruction: source.direct.lookup,
     onProgress: onProgressOf(direct),

@@ -1,12 +1,14 @@
 import { jest } from '@jest/globals';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { defineEvalSuite, type EvalReport, runEvalSuite } from 'affordance/evals';
+import { defineEvalSuite, type EvalReport, runEvalSuite, writeEvalReport } from 'affordance/evals';
+import type { SessionExport } from 'affordance/inspector';
 import { ScriptedAdapter } from 'affordance/testing';
 
 import { registerRefundEvals, refundsKeepUp } from '../../docs/snippets/evals/in-tests.js';
+import { evaluateWithPages, htmlReportFile } from '../../docs/snippets/evals/html-report.js';
 import { toneJudge } from '../../docs/snippets/evals/judge.js';
 import { refundSuiteFromFile } from '../../docs/snippets/evals/load-cases.js';
 import { createRuntime, refundPrompt } from '../../docs/snippets/evals/refund-desk.js';
@@ -72,6 +74,37 @@ describe('docs/guide/evals.md', () => {
     } finally {
       log.mockRestore();
     }
+  });
+
+  it('writes the HTML report beside the JSON, linking each trial to its session page', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-evals-html-'));
+    const first = await evaluateWithPages(join(dir, 'first'));
+    const second = await evaluateWithPages(join(dir, 'second'), join(dir, 'first'));
+    for (const [out, report] of [
+      [join(dir, 'first'), first],
+      [join(dir, 'second'), second],
+    ] as const) {
+      const html = readFileSync(htmlReportFile(out), 'utf8');
+      for (const entry of report.cases) {
+        const trial = entry.trials[0];
+        expect(trial?.sessionFile).toBe(`sessions/${entry.id}-1.json`);
+        expect(html).toContain(`href="sessions/${entry.id}-1.html"`);
+        const exported = JSON.parse(
+          readFileSync(join(out, trial?.sessionFile ?? ''), 'utf8'),
+        ) as SessionExport;
+        expect(exported.sessionId).toBe(trial?.sessionId);
+        expect(existsSync(join(out, `sessions/${entry.id}-1.html`))).toBe(true);
+      }
+    }
+    // Written elsewhere than the run's reportDir, the report links to no missing page.
+    await writeEvalReport(first, join(dir, 'elsewhere'));
+    expect(readFileSync(htmlReportFile(join(dir, 'elsewhere')), 'utf8')).not.toContain(
+      'class="inspect"',
+    );
+    // The second run's page is compared with the first: nothing regressed.
+    expect(readFileSync(htmlReportFile(join(dir, 'second')), 'utf8')).toContain(
+      '<span id="regression-count">0</span>',
+    );
   });
 
   it('grades with the judge and its own verdict class', async () => {

@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { EvalComparison, EvalReport } from 'affordance/evals';
+import type { EvalComparison, EvalReport, EvalTrial } from 'affordance/evals';
+import type { SessionExport } from 'affordance/inspector';
 
 const root = process.cwd();
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -77,6 +78,25 @@ describe('affordance-eval', () => {
     const report = JSON.parse(readFileSync(baseline, 'utf8')) as EvalReport;
     expect(report.summary.passRate).toBe(0.95);
     expect(report.config).toMatchObject({ trials: 1, concurrency: 8 });
+    // The HTML report and every trial's session (its export and its inspector page) beside it.
+    const html = join(baselineDir, 'report.html');
+    expect(outcome.stdout).toContain(`wrote ${html}\n`);
+    expect(readFileSync(html, 'utf8')).toContain('href="sessions/double-charge-1.html"');
+    const trials = report.cases.flatMap((entry) =>
+      entry.trials.map((trial): [string, EvalTrial] => [entry.id, trial]),
+    );
+    expect(trials).toHaveLength(20);
+    for (const [caseId, trial] of trials) {
+      expect(trial.sessionFile).toBe(`sessions/${caseId}-1.json`);
+      const exported = JSON.parse(
+        readFileSync(join(baselineDir, trial.sessionFile ?? ''), 'utf8'),
+      ) as SessionExport;
+      expect(exported.sessionId).toBe(trial.sessionId);
+      expect(
+        exported.events.filter((event) => event.kind === 'tool-call').map((event) => event.tool),
+      ).toEqual(trial.toolCalls.map((call) => call.name));
+      expect(existsSync(join(baselineDir, 'sessions', `${caseId}-1.html`))).toBe(true);
+    }
   }, 60_000);
 
   it('exits 1 when cases regressed against the baseline, naming them, and writes the comparison', async () => {
@@ -101,6 +121,10 @@ describe('affordance-eval', () => {
       readFileSync(join(out, 'comparison.json'), 'utf8'),
     ) as EvalComparison;
     expect(comparison.improvements).toEqual(['double-charge']);
+    // The HTML report shows the comparison too.
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain(
+      '<span id="regression-count">7</span>',
+    );
     expect(
       (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as EvalReport).config.trials,
     ).toBe(2);

@@ -369,6 +369,41 @@ describe('runEvalSuite', () => {
     expect(container.isBound(NoRefunds)).toBe(false);
   });
 
+  it('fails a scorer that throws or rejects with its message, and still scores the others in order', async () => {
+    const scorer = (name: string, score: EvalScorer['score']): EvalScorer => ({ name, score });
+    const ok = (name: string): EvalScore => ({
+      scorer: name,
+      score: 1,
+      passed: true,
+      reason: 'fine',
+    });
+    const suite = defineEvalSuite({
+      name: 'scorers',
+      prompt: orderDeskPrompt(),
+      adapter: scriptedAdapterFor,
+      scorers: [
+        scorer('sync', () => ok('sync')),
+        scorer('throws', () => {
+          throw new Error('no rubric');
+        }),
+        scorer('later', () => Promise.resolve(ok('later'))),
+        scorer('rejects', () => Promise.reject(new Error('judge offline'))),
+        scorer('last', () => ok('last')),
+      ],
+      cases: [{ id: 'refund', input: 'x', data: { script: goodRefund } }],
+    });
+    const report = await runEvalSuite(suite, { runtime: runtime(), progress: false });
+    const trial = report.cases[0]?.trials[0];
+    expect(trial?.scores.map((score) => [score.scorer, score.passed, score.reason])).toEqual([
+      ['sync', true, 'fine'],
+      ['throws', false, 'the scorer failed: no rubric'],
+      ['later', true, 'fine'],
+      ['rejects', false, 'the scorer failed: judge offline'],
+      ['last', true, 'fine'],
+    ]);
+    expect(trial?.passed).toBe(false);
+  });
+
   it('writes a bar on a terminal and a line per trial elsewhere', async () => {
     const suite = defineEvalSuite({
       name: 'lines',

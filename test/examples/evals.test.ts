@@ -1,10 +1,32 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { EvalReport } from 'affordance/evals';
+import type { SessionExport } from 'affordance/inspector';
 
 import { run } from '../../examples/evals/main.js';
+
+/** Every trial names its session export, which holds that trial's session, with its inspector page beside it. */
+function expectSessionFiles(dir: string, report: EvalReport | undefined): void {
+  const trials = (report?.cases ?? []).flatMap((entry) =>
+    entry.trials.map((trial) => ({ caseId: entry.id, trial })),
+  );
+  expect(trials).toHaveLength(20);
+  for (const { caseId, trial } of trials) {
+    expect(trial.sessionFile).toBe(`sessions/${caseId}-${trial.trial}.json`);
+    const exported = JSON.parse(
+      readFileSync(join(dir, trial.sessionFile ?? ''), 'utf8'),
+    ) as SessionExport;
+    expect(exported.sessionId).toBe(trial.sessionId);
+    const calls = exported.events.flatMap((event) =>
+      event.kind === 'tool-call' ? [[event.tool, event.outcome]] : [],
+    );
+    expect(calls).toEqual(trial.toolCalls.map((call) => [call.name, call.outcome]));
+    expect(existsSync(join(dir, `sessions/${caseId}-${trial.trial}.html`))).toBe(true);
+  }
+  expect(readdirSync(join(dir, 'sessions'))).toHaveLength(40);
+}
 
 describe('examples/evals', () => {
   it('runs the 20 support-desk cases offline, then shows the regressions of the worse prompt', async () => {
@@ -64,7 +86,15 @@ describe('examples/evals', () => {
       expect(JSON.parse(readFileSync(path, 'utf8')) as EvalReport).toEqual(
         JSON.parse(JSON.stringify(report)) as EvalReport,
       );
+      const html = join(out, dir, 'report.html');
+      expect(output).toContain(`wrote ${html} (open it in a browser)`);
+      expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
+      expectSessionFiles(join(out, dir), report);
     }
+    // The worse run's page is compared with the careful one: its regressions are marked.
+    expect(readFileSync(join(out, 'hasty', 'report.html'), 'utf8')).toContain(
+      `<span id="regression-count">${comparison?.regressions.length}</span>`,
+    );
   });
 
   it('exits 0 and writes the careful report only, without --worse', async () => {

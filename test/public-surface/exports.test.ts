@@ -637,6 +637,8 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'defineEvalSuite',
     'EVAL_CASE_ID_PATTERN',
     'EVAL_REPORT_FILE',
+    'EVAL_REPORT_HTML_FILE',
+    'EVAL_SESSIONS_DIR',
     'EvalBudget',
     'EvalCase',
     'EvalCaseResult',
@@ -684,6 +686,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'RunEvalSuiteOptions',
     'withinBudget',
     'writeEvalReport',
+    'WriteEvalReportOptions',
   ],
   'affordance/mcp': [
     'HostOriginCheck',

@@ -451,6 +451,51 @@ describe(AffordanceRuntime, () => {
         expect(adapter.requests[0]?.deadline).toBe(deadline);
         expect(adapter.seen).toEqual([false, true]);
       });
+
+      it('should leave no timer holding the deadline once the evaluation ended, and still stop a later one sharing it', async () => {
+        const clock = new ManualClock();
+        const deadline = Deadline.in(5_000, { clock });
+        const runtime = installAffordance(new Container());
+        /** Notes whether its request's signal is aborted before and after the deadline passes. */
+        class Watching extends ScriptedAdapter {
+          readonly seen: boolean[] = [];
+          override async request(request: ProviderRequest): Promise<ProviderTurn> {
+            this.seen.push(request.signal.aborted);
+            expect(clock.pendingTimers).toBe(1);
+            clock.advance(5_000);
+            this.seen.push(request.signal.aborted);
+            return await super.request(request);
+          }
+        }
+
+        const first = await runtime.evaluate(freeText, {
+          adapter: new ScriptedAdapter([{ text: 'Paris.' }]),
+          deadline,
+        });
+        expect(first.text).toBe('Paris.');
+        // Nothing waits on the deadline any more: no timer keeps it (and what it reaches) alive.
+        expect(clock.pendingTimers).toBe(0);
+
+        const adapter = new Watching([{ text: 'Lyon.' }]);
+        await catchRejection(PromptEvaluationError, () =>
+          runtime.evaluate(freeText, { adapter, deadline }),
+        );
+        expect(adapter.seen).toEqual([false, true]);
+        expect(clock.pendingTimers).toBe(0);
+      });
+
+      it("should keep the deadline's own signal armed once read, since anyone may poll it", async () => {
+        const clock = new ManualClock();
+        const deadline = Deadline.in(5_000, { clock });
+        const { signal } = deadline;
+        await installAffordance(new Container()).evaluate(freeText, {
+          adapter: new ScriptedAdapter([{ text: 'Paris.' }]),
+          deadline,
+        });
+        expect(clock.pendingTimers).toBe(1);
+        clock.advance(5_000);
+        expect(signal.aborted).toBe(true);
+      });
     });
 
     describe('tool choice', () => {

@@ -4,8 +4,9 @@ import { ConfigurationError } from '../../index.js';
 export const evalCliUsage = `Usage: affordance-eval run <suite-module> [options]
 
 Runs the eval suite a compiled module exports by default (defineEvalSuite), writes
-<out>/report.json, and exits 1 when the pass rate is below --min-pass or a case that
-passed in the baseline fails now.
+<out>/report.json, <out>/report.html and each trial's session (<out>/sessions/, an
+inspector export and its page), and exits 1 when the pass rate is below --min-pass
+or a case that passed in the baseline fails now.
   --out <dir>                 where to write the report (default: eval-results)
   --baseline <report.json>    an earlier run's report to compare with
   --min-pass <rate>           the share of cases that must pass, 0..1 (default: 0)

@@ -9,7 +9,7 @@ import type { EvalProgressStream } from '../eval-progress.js';
 import type { EvalSuite } from '../eval-suite.js';
 import { formatEvalComparison, formatEvalReport, percent } from '../format-eval-report.js';
 import { runEvalSuite } from '../run-eval-suite.js';
-import { readEvalReport, writeEvalReport } from '../write-eval-report.js';
+import { EVAL_REPORT_HTML_FILE, readEvalReport, writeEvalReport } from '../write-eval-report.js';
 import { evalCliUsage, parseEvalArgs, type EvalCliRequest } from './parse-eval-args.js';
 
 /** Where {@link runEvalCli} writes. */
@@ -52,6 +52,7 @@ export async function runEvalCli(args: readonly string[], io: EvalCliIo): Promis
       trials: request.trials,
       concurrency: request.concurrency,
       deadlineMs: request.deadlineMs,
+      reportDir: request.out,
       progress: io.progress ?? false,
       ...(request.tags === undefined ? {} : { tags: request.tags }),
     });
@@ -87,13 +88,15 @@ async function writeReports(
   dir: string,
   comparison: EvalComparison | undefined,
 ): Promise<string[]> {
-  const files = [await writeEvalReport(report, dir)];
+  const files = [
+    await writeEvalReport(report, dir, { comparison }),
+    join(dir, EVAL_REPORT_HTML_FILE),
+  ];
   if (comparison !== undefined) {
     const path = join(dir, 'comparison.json');
     await writeFile(path, `${JSON.stringify(comparison, null, 2)}\n`, 'utf8');
     files.push(path);
   }
-  // The HTML report goes here: renderEvalReportHtml(report, { comparison }) written as report.html.
   return files;
 }
 

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import { DeadlineExceededError } from '../../core/errors/deadline-exceeded-error.js';
-import { type Clock, systemClock } from '../../core/clock.js';
+import { type Clock, systemClock, type TimerHandle } from '../../core/clock.js';
 
 /** Options of {@link Deadline} factories. */
 export interface DeadlineOptions {
@@ -28,6 +28,9 @@ export class Deadline {
   readonly expiresAtMs: number;
   // A private field, so the deadline still works when frozen (e.g. inside session state).
   #controller: AbortController | undefined;
+  /** Who {@link Deadline.watch}es the deadline, and the timer that runs only while someone does. */
+  #watchers: Set<(reason: DeadlineExceededError) => void> | undefined;
+  #watchTimer: TimerHandle | undefined;
   /**
    * The time {@link Deadline.in} measured its lead from, for the constructor
    * to check against: reading the clock again could find a millisecond gone,
@@ -95,6 +98,48 @@ export class Deadline {
     return this.#controller.signal;
   }
 
+  /**
+   * Calls `onExpired` once, with the {@link DeadlineExceededError}, when the
+   * deadline passes, unless the returned function was called first (at once
+   * when it has already passed). The timer of {@link Deadline.signal} stays
+   * armed until the deadline passes, since anyone may read `signal.aborted`;
+   * the timer behind watchers runs only while one is registered, so work
+   * that ends early (an evaluation) leaves no timer holding the deadline.
+   * @internal
+   */
+  watch(onExpired: (reason: DeadlineExceededError) => void): () => void {
+    if (this.#controller !== undefined) {
+      const signal = this.#controller.signal;
+      if (signal.aborted) {
+        onExpired(signal.reason as DeadlineExceededError);
+        return noop;
+      }
+      const listener = (): void => {
+        onExpired(signal.reason as DeadlineExceededError);
+      };
+      signal.addEventListener('abort', listener, { once: true });
+      return () => {
+        signal.removeEventListener('abort', listener);
+      };
+    }
+    if (this.expired) {
+      onExpired(this.#exceededError());
+      return noop;
+    }
+    // A listener of its own (not `onExpired` itself), so watching twice with one function stays two watches.
+    const watcher = (reason: DeadlineExceededError): void => {
+      onExpired(reason);
+    };
+    const watchers = (this.#watchers ??= new Set());
+    watchers.add(watcher);
+    if (this.#watchTimer === undefined) this.#armWatchers(watchers);
+    return () => {
+      if (!watchers.delete(watcher) || watchers.size > 0) return;
+      this.#watchTimer?.cancel();
+      this.#watchTimer = undefined;
+    };
+  }
+
   /** Throws a {@link DeadlineExceededError} if the deadline has passed; `activity` names what was about to start. */
   throwIfExpired(activity?: string): void {
     if (this.expired) throw this.#exceededError(activity);
@@ -129,7 +174,25 @@ export class Deadline {
       this.#arm(controller);
     }, left);
   }
+
+  #armWatchers(watchers: Set<(reason: DeadlineExceededError) => void>): void {
+    const left = this.expiresAtMs - this.clock.now();
+    if (left > 0) {
+      // As in #arm: a timer may fire a little early against the clock; check and re-arm.
+      this.#watchTimer = this.clock.setTimer(() => {
+        this.#armWatchers(watchers);
+      }, left);
+      return;
+    }
+    this.#watchTimer = undefined;
+    const due = [...watchers];
+    watchers.clear();
+    const reason = this.#exceededError();
+    for (const watcher of due) watcher(reason);
+  }
 }
+
+const noop = (): void => undefined;
 
 function validate(expiresAt: Date | number, now: number): number {
   const ms = expiresAt instanceof Date ? expiresAt.getTime() : expiresAt;

@@ -20,7 +20,22 @@ export interface LazySignal {
 }
 
 /**
- * The evaluation's cancellation, from the deadline's and the caller's signals
+ * What aborts a {@link FollowedSignal} besides parent signals: a `Deadline`,
+ * watched (its `watch`) rather than followed through its `signal`, whose timer
+ * stays armed, holding the deadline, until the deadline passes, long after a
+ * short evaluation ended. @internal
+ */
+export interface ExpiryWatch {
+  /** Whether the deadline has passed. */
+  readonly expired: boolean;
+  /** The deadline's own signal (read only once it has passed, for its reason). */
+  readonly signal: AbortSignal;
+  /** Calls `onExpired` when the deadline passes, until the returned function is called. */
+  watch(onExpired: (reason: unknown) => void): () => void;
+}
+
+/**
+ * The evaluation's cancellation, from the deadline and the caller's signal
  * (either may be absent). Until its `signal` is read it only looks at them;
  * once read, its signal follows them with one listener per parent (no
  * `AbortSignal.any`, whose weak references and finalisation cost most of a
@@ -31,24 +46,29 @@ export interface LazySignal {
  */
 export class FollowedSignal implements LazySignal {
   #parents: readonly AbortSignal[];
+  #deadline: ExpiryWatch | undefined;
+  #unwatch: (() => void) | undefined;
   #controller: AbortController | undefined;
 
-  constructor(given: readonly (AbortSignal | undefined)[]) {
+  constructor(given: readonly (AbortSignal | undefined)[], deadline?: ExpiryWatch) {
     this.#parents = given.filter((signal): signal is AbortSignal => signal !== undefined);
+    this.#deadline = deadline;
   }
 
   get aborted(): boolean {
     const controller = this.#controller;
     if (controller !== undefined) return controller.signal.aborted;
     for (const parent of this.#parents) if (parent.aborted) return true;
-    return false;
+    return this.#deadline?.expired ?? false;
   }
 
   get reason(): unknown {
     const controller = this.#controller;
     if (controller !== undefined) return controller.signal.reason as unknown;
     for (const parent of this.#parents) if (parent.aborted) return parent.reason as unknown;
-    return undefined;
+    const deadline = this.#deadline;
+    // Passed: its signal aborts at once when read, and leaves no timer behind.
+    return deadline?.expired === true ? (deadline.signal.reason as unknown) : undefined;
   }
 
   get signal(): AbortSignal {
@@ -56,7 +76,11 @@ export class FollowedSignal implements LazySignal {
   }
 
   get listenable(): AbortSignal | undefined {
-    return this.#controller === undefined && this.#parents.length === 0 ? undefined : this.signal;
+    return this.#controller === undefined &&
+      this.#parents.length === 0 &&
+      this.#deadline === undefined
+      ? undefined
+      : this.signal;
   }
 
   /** A parent aborted: so does the signal, with the parent's reason. */
@@ -73,7 +97,9 @@ export class FollowedSignal implements LazySignal {
    */
   detach(): void {
     const parents = this.#parents;
-    if (parents.length === 0) return;
+    if (parents.length === 0 && this.#deadline === undefined) return;
+    this.#unwatch?.();
+    this.#unwatch = undefined;
     if (this.#controller === undefined) {
       // Not made yet: an abort already seen stays; later ones of the parents are not this signal's.
       if (this.aborted) this.#controller = this.#follow();
@@ -81,20 +107,40 @@ export class FollowedSignal implements LazySignal {
       for (const parent of parents) parent.removeEventListener('abort', this);
     }
     this.#parents = [];
+    this.#deadline = undefined;
   }
 
   /** The controller of the signal, aborted or following the parents. */
   #follow(): AbortController {
     const controller = new AbortController();
     const parents = this.#parents;
+    const deadline = this.#deadline;
     // Nothing to follow: no one can abort it, and an adapter need not hand it to an HTTP client.
-    if (parents.length === 0) markNeverAborts(controller.signal);
+    if (parents.length === 0 && deadline === undefined) markNeverAborts(controller.signal);
     for (const parent of parents) {
       if (parent.aborted) {
         controller.abort(parent.reason);
         this.#parents = [];
+        this.#deadline = undefined;
         return controller;
       }
+    }
+    if (deadline !== undefined) {
+      let watching = false;
+      let passed = false;
+      const unwatch = deadline.watch((reason) => {
+        if (!controller.signal.aborted) controller.abort(reason);
+        // Called back at once (already passed): handled below, before any listener is added.
+        if (watching) this.detach();
+        else passed = true;
+      });
+      watching = true;
+      if (passed) {
+        this.#parents = [];
+        this.#deadline = undefined;
+        return controller;
+      }
+      this.#unwatch = unwatch;
     }
     for (const parent of parents) parent.addEventListener('abort', this, { once: true });
     return controller;
