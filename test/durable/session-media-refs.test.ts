@@ -114,7 +114,7 @@ describe('SessionPersistence with a BlobStore', () => {
     const refused = await catchRejection(ConfigurationError, () => unbacked.commit());
     expect(refused.message).toBe(
       `Session s-part, slice Attachments, value 0: refers to media ${screenshot.hash} (image/png), whose bytes this session's persistence has no BlobStore to find; nothing was written. ` +
-        'Fix: Give SessionPersistence the BlobStore the runtime writes media to: new SessionPersistence({ store, codec, blobs }) (in NestJS: AffordanceModule.forRoot({ blobStore })), e.g. a PostgresBlobStore or RedisBlobStore beside the session store.',
+        'Fix: Give SessionPersistence the BlobStore the runtime writes media to: new SessionPersistence({ store, codec, blobs }) (in a Nest app: AffordanceModule.forRoot({ blobStore })), e.g. a PostgresBlobStore or RedisBlobStore beside the session store.',
     );
     expect(await store.load('s-part')).toBeUndefined();
 
