@@ -127,15 +127,13 @@ export class FollowedSignal implements LazySignal {
     }
     if (deadline !== undefined) {
       let watching = false;
-      let passed = false;
       const unwatch = deadline.watch((reason) => {
         if (!controller.signal.aborted) controller.abort(reason);
         // Called back at once (already passed): handled below, before any listener is added.
         if (watching) this.detach();
-        else passed = true;
       });
       watching = true;
-      if (passed) {
+      if (controller.signal.aborted) {
         this.#parents = [];
         this.#deadline = undefined;
         return controller;
