@@ -18,6 +18,7 @@ export {
 } from './runtime/scope/tokens.js';
 
 export { Describe } from './decorators/describe.js';
+export { MediaReference } from './decorators/media-reference.js';
 export { Reducer } from './decorators/reducer.js';
 export { Section } from './decorators/section.js';
 export {

@@ -160,6 +160,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'MediaPart',
     'mediaParts',
     'MediaRef',
+    'MediaReference',
     'MediaSource',
     'MergeOptions',
     'MessageContent',
