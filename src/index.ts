@@ -104,6 +104,7 @@ export {
   type InMemoryBlobStoreOptions,
 } from './content/blob-store.js';
 export { DEFAULT_MEDIA_LIMITS, type MediaLimits } from './content/media-limits.js';
+export type { FetchMediaOptions } from './runtime/media/fetch-media-options.js';
 export { MEDIA_TYPES } from './content/media-types.js';
 export { PromptValidationError } from './core/errors/prompt-validation-error.js';
 export { ToolCallClosedError } from './core/errors/tool-call-closed-error.js';

@@ -88,6 +88,7 @@ const expected: Readonly<Record<string, readonly string[]>> = {
     'EventStampInit',
     'EventType',
     'ExtendOp',
+    'FetchMediaOptions',
     'FileRead',
     'FileStat',
     'Filesystem',
