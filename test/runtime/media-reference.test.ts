@@ -141,4 +141,41 @@ describe('@MediaReference tool params', () => {
     // The model read the failure in the next request.
     expect(JSON.stringify(agent.adapter.requests[1]?.messages)).toContain('receipt.pdf');
   });
+
+  it('context.media of a value no @MediaReference field resolved fails the call with the fix', async () => {
+    const agent = createTestRuntime({
+      script: [
+        { toolCalls: [{ name: 'screenshot', arguments: { page: 'checkout' } }] },
+        { text: 'Ok.' },
+      ],
+    });
+    const session = new Session();
+    const guessing = new Prompt({
+      ns: 'test/media-reference',
+      key: 'guessing',
+      sections: [
+        new MarkdownSection({
+          key: 'guess',
+          title: 'Guess',
+          template: 'Guess.',
+          tools: [
+            new ToolDefinition({
+              name: 'screenshot',
+              description: 'Reads a page by its name as if it were a media reference.',
+              params: PageParams,
+              handler: (params: PageParams, context) =>
+                ToolResult.ok(null, context.media(params.page).mediaType),
+            }),
+          ],
+        }),
+      ],
+    });
+    await agent.runtime.evaluate(guessing, { session, input: 'Look.' });
+
+    const [event] = session.slice(ToolInvoked).all();
+    expect(event?.outcome).toBe('failure');
+    expect(event?.result.message).toContain(
+      "context.media('checkout') names no media part resolved for this evaluation. Fix: read only a field marked @MediaReference()",
+    );
+  });
 });
