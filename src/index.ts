@@ -18,6 +18,7 @@ export {
 } from './runtime/scope/tokens.js';
 
 export { Describe } from './decorators/describe.js';
+export { MediaReference } from './decorators/media-reference.js';
 export { Reducer } from './decorators/reducer.js';
 export { Section } from './decorators/section.js';
 export {
@@ -103,6 +104,7 @@ export {
   type InMemoryBlobStoreOptions,
 } from './content/blob-store.js';
 export { DEFAULT_MEDIA_LIMITS, type MediaLimits } from './content/media-limits.js';
+export type { FetchMediaOptions } from './runtime/media/fetch-media-options.js';
 export { MEDIA_TYPES } from './content/media-types.js';
 export { PromptValidationError } from './core/errors/prompt-validation-error.js';
 export { ToolCallClosedError } from './core/errors/tool-call-closed-error.js';

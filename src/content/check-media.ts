@@ -19,6 +19,13 @@ export interface MediaOptions {
   readonly filename?: string | undefined;
   /** The most pixels an image may declare in its header (decompression-bomb check). Default 8000 × 8000. */
   readonly maxPixels?: number | undefined;
+  /**
+   * Accepts an `http:` URL (refused by default: only `https:` URLs are sent
+   * to providers). Meant for a URL the runtime fetches itself, from an origin
+   * its `fetchMedia.allow` names with the `http://` scheme, such as a local
+   * test server; an `http:` part it does not fetch is refused before the request.
+   */
+  readonly allowHttp?: boolean | undefined;
 }
 
 const FACTORY: Readonly<Record<MediaKind, string>> = {
@@ -91,7 +98,7 @@ export function checkUrlPart(kind: MediaKind, raw: string, options: MediaOptions
       cause,
     });
   }
-  if (url.protocol !== 'https:') {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && options.allowHttp === true)) {
     throw new MediaError({
       subject,
       problem: `the URL's scheme ${url.protocol} is not allowed; only https: URLs are sent to providers.`,

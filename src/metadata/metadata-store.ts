@@ -11,6 +11,7 @@ export const metadataKeys = {
   section: Symbol.for('affordance.metadata.section'),
   describe: Symbol.for('affordance.metadata.describe'),
   reducers: Symbol.for('affordance.metadata.reducers'),
+  mediaReferences: Symbol.for('affordance.metadata.media-references'),
 } as const;
 
 type MetadataKey = (typeof metadataKeys)[keyof typeof metadataKeys];

@@ -78,7 +78,7 @@ export class AffordanceRuntime {
     this.#signer = new StateSigner(options);
     this.#telemetry = options.telemetry;
     this.#governor = loopGovernorSettings(options.governor);
-    setRuntimeMedia(container, options.media);
+    setRuntimeMedia(container, options.media, options.fetchMedia);
     this.#scopes = {
       container,
       clock: this.clock,

@@ -97,7 +97,7 @@ export class EvaluationRun<O> {
     const resume = this.#resume;
     if (resume === undefined) {
       this.#input = await guardInput(this.#scope, this.#init.options.input, this.#init.observer);
-      await storeInputMedia(this.#scope, this.#input);
+      this.#input = await storeInputMedia(this.#scope, this.#input);
       this.start();
     } else {
       turn = resume.turn;

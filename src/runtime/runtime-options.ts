@@ -1,4 +1,5 @@
 import type { MediaLimits } from '../content/media-limits.js';
+import type { FetchMediaOptions } from './media/fetch-media-options.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeTelemetry } from './telemetry/runtime-telemetry.js';
@@ -63,4 +64,11 @@ export interface RuntimeOptions {
    * checked by each adapter on top of these.
    */
   readonly media?: MediaLimits | undefined;
+  /**
+   * Lets the runtime download the input's URL parts whose host `allow` names
+   * (for providers that cannot fetch URLs), capped at `maxBytes` while
+   * streaming; see {@link FetchMediaOptions}. Absent (the default): the
+   * library fetches no URL.
+   */
+  readonly fetchMedia?: FetchMediaOptions | undefined;
 }

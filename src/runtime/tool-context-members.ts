@@ -1,3 +1,4 @@
+import type { MediaPart } from '../content/content-part.js';
 import type { ProviderAdapter } from '../provider/provider-adapter.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { RenderedPrompt } from '../prompt/rendered-prompt.js';
@@ -64,6 +65,13 @@ export interface ToolContextMembers {
    * does nothing. Never throws.
    */
   readonly reportProgress: (progress: ToolProgress) => void;
+  /**
+   * The media part a `@MediaReference` field of the params names (pass the
+   * field's value): resolved, with its bytes from the runtime's `BlobStore`,
+   * before the handler ran.
+   * @throws ToolValidationError when `reference` is not the value of such a field.
+   */
+  readonly media: (reference: string) => MediaPart;
 }
 
 declare module '../tools/tool-context.js' {

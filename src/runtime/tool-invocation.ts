@@ -30,6 +30,7 @@ import { unknownToolMessage } from './tool-call-failure.js';
 import { stopIfOver } from './evaluation-stops.js';
 import { type CallParts, OpenedCall } from './opened-call.js';
 import { storeResultMedia } from './media/result-media.js';
+import { resolveMediaReferences } from './media/resolve-media-references.js';
 
 /** A call scope that failed to open (`callScope` when it opened but the snapshot failed). */
 interface FailedOpening {
@@ -141,8 +142,23 @@ class ToolCallRun implements CallParts {
     return await this.#decoded(params);
   }
 
-  /** The arguments are valid: takes the session's lock (state-changing tools only). */
+  /** The arguments are valid: resolves their `@MediaReference` fields, if any (an unknown one fails the call). */
   #decoded(params: unknown): Ended | Promise<Ended> {
+    let resolving: Promise<void> | undefined;
+    try {
+      resolving = resolveMediaReferences(this.scope, this.tool, params);
+    } catch (error) {
+      return this.#invalid(error);
+    }
+    if (resolving === undefined) return this.#resolved(params);
+    return resolving.then(
+      () => this.#resolved(params),
+      (error: unknown) => this.#invalid(error),
+    );
+  }
+
+  /** The arguments are valid and their media resolved: takes the session's lock (state-changing tools only). */
+  #resolved(params: unknown): Ended | Promise<Ended> {
     let lock: ReturnType<typeof acquireSessionLock> | undefined;
     try {
       lock = this.#lockSession();

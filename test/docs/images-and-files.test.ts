@@ -2,7 +2,8 @@ import { Media } from 'affordance';
 
 import { askAboutScreenshot } from '../../docs/snippets/images-and-files/screenshot-desk.js';
 import { tooManyParts } from '../../docs/snippets/images-and-files/limits.js';
-import { pngFile } from '../support/media-files.js';
+import { readInvoices } from '../../docs/snippets/images-and-files/invoice-reader.js';
+import { pdfFile, pngFile } from '../support/media-files.js';
 
 describe('docs/guide/images-and-files.md', () => {
   it('screenshot-desk.ts: sends the input image, records it by reference and shows the tool’s screenshot', async () => {
@@ -32,5 +33,21 @@ describe('docs/guide/images-and-files.md', () => {
         '(installAffordance(container, { media: { maxPartsPerMessage } })).',
     );
     expect(await tooManyParts(pages.slice(0, 3))).toBe('sent');
+  });
+
+  it('invoice-reader.ts: resolves a @MediaReference by file name or hash, and names the known ones otherwise', async () => {
+    const pdf = pdfFile('Invoice 42: total 17.50 EUR');
+    const invoice = Media.file(pdf, { filename: 'invoice-42.pdf' });
+    const short = invoice.hash.slice(0, 'sha256:'.length + 12);
+    const totalOf = (bytes: Uint8Array) =>
+      /total ([0-9.]+ EUR)/.exec(new TextDecoder().decode(bytes))?.[1] ?? 'unknown';
+
+    const messages = await readInvoices(pdf, ['invoice-42.pdf', short, 'invoice-41.pdf'], totalOf);
+
+    expect(messages).toEqual([
+      'invoice-42.pdf: total 17.50 EUR.',
+      'invoice-42.pdf: total 17.50 EUR.',
+      `Tool validation failed: invoice: 'invoice-41.pdf' names no media part of this evaluation. Known references: ${short} (file application/pdf, invoice-42.pdf). Pass one of them (the hash or the file name).`,
+    ]);
   });
 });

@@ -34,6 +34,9 @@ export function toolContext(services: ServiceResolver, callId = 'call_1'): ToolC
     evaluate: <O>(child: Prompt<O>, options: EvaluateOptions = {}) =>
       runtime.evaluate(child, { adapter, ...options }),
     reportProgress: () => undefined,
+    media: (reference: string) => {
+      throw new Error(`no media part ${reference} in a test context`);
+    },
   });
 }
 

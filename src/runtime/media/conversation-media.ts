@@ -2,18 +2,22 @@ import { mediaParts, type MediaPart, type MessageContent } from '../../content/c
 import { Media } from '../../content/media.js';
 import type { ConversationMessage } from '../../provider/conversation.js';
 import type { EvaluationScope } from '../scope/evaluation-scope.js';
+import { fetchAllowedMedia } from './fetch-media.js';
 import { storeMedia } from './store-media.js';
 
 /**
- * Checks the input's media against the runtime's limits and stores its bytes
- * in the `BlobStore` before `PromptRendered` refers to them. @internal
+ * Fetches the input's URL parts the runtime's `fetchMedia` allows, checks its
+ * media against the runtime's limits and stores its bytes in the `BlobStore`
+ * before `PromptRendered` refers to them. Resolves the input as sent. @internal
  */
 export async function storeInputMedia(
   scope: EvaluationScope,
   input: MessageContent | undefined,
-): Promise<void> {
-  if (input === undefined || typeof input === 'string') return;
-  await storeMedia(scope.root, scope, mediaParts(input), `The input of ${scope.prompt.label}`);
+): Promise<MessageContent | undefined> {
+  if (input === undefined || typeof input === 'string') return input;
+  const fetched = await fetchAllowedMedia(scope, input);
+  await storeMedia(scope.root, scope, mediaParts(fetched), `The input of ${scope.prompt.label}`);
+  return fetched;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Container } from 'inversify';
 
 import { BlobStore, InMemoryBlobStore } from '../../content/blob-store.js';
 import { type MediaLimits, resolveMediaLimits } from '../../content/media-limits.js';
+import type { FetchMediaOptions } from './fetch-media-options.js';
 
 /** The media limits of a runtime with every default filled in. @internal */
 export type ResolvedMediaLimits = ReturnType<typeof resolveMediaLimits>;
@@ -10,6 +11,8 @@ export type ResolvedMediaLimits = ReturnType<typeof resolveMediaLimits>;
 interface RuntimeMediaSettings {
   readonly limits: ResolvedMediaLimits;
   readonly fallbackStore: InMemoryBlobStore;
+  /** The runtime's `fetchMedia` opt-in; absent: the library fetches no URL. */
+  readonly fetchMedia?: FetchMediaOptions | undefined;
 }
 
 const settings = new WeakMap<Container, RuntimeMediaSettings>();
@@ -18,10 +21,12 @@ const settings = new WeakMap<Container, RuntimeMediaSettings>();
 export function setRuntimeMedia(
   root: Container,
   limits: MediaLimits | undefined,
+  fetchMedia?: FetchMediaOptions,
 ): RuntimeMediaSettings {
   const own = {
     limits: resolveMediaLimits(limits),
     fallbackStore: settings.get(root)?.fallbackStore ?? new InMemoryBlobStore(),
+    fetchMedia,
   };
   settings.set(root, own);
   return own;
@@ -35,8 +40,9 @@ export function setRuntimeMedia(
 export function runtimeMedia(root: Container): {
   readonly limits: ResolvedMediaLimits;
   readonly store: BlobStore;
+  readonly fetchMedia: FetchMediaOptions | undefined;
 } {
   const own = settings.get(root) ?? setRuntimeMedia(root, undefined);
   const store = root.isBound(BlobStore) ? root.get(BlobStore) : own.fallbackStore;
-  return { limits: own.limits, store };
+  return { limits: own.limits, store, fetchMedia: own.fetchMedia };
 }

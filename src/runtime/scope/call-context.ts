@@ -1,3 +1,4 @@
+import type { MediaPart } from '../../content/content-part.js';
 import type { ProviderAdapter } from '../../provider/provider-adapter.js';
 import type { Prompt } from '../../prompt/prompt.js';
 import type { RenderedPrompt } from '../../prompt/rendered-prompt.js';
@@ -34,6 +35,7 @@ export class CallContext implements ToolContext {
   readonly adapter: ProviderAdapter;
   readonly evaluate: NestedEvaluate;
   readonly reportProgress: (progress: ToolProgress) => void;
+  readonly media: (reference: string) => MediaPart;
   readonly #cancellation: LazySignal;
 
   constructor(init: CallContextInit) {
@@ -51,6 +53,7 @@ export class CallContext implements ToolContext {
     this.adapter = init.adapter;
     this.evaluate = init.evaluate;
     this.reportProgress = init.reportProgress;
+    this.media = init.media;
     this.#cancellation = init.cancellation;
     Object.freeze(this);
   }

@@ -1,4 +1,5 @@
 import { Container, type Newable } from 'inversify';
+import { resolvedMedia } from '../media/resolved-media.js';
 
 import type { Prompt } from '../../prompt/prompt.js';
 import type { RenderedPrompt } from '../../prompt/rendered-prompt.js';
@@ -77,6 +78,7 @@ export class ToolCallScope {
       adapter: evaluation.adapter,
       evaluate: evaluation.evaluate,
       reportProgress: evaluation.progressReporter(callId),
+      media: (reference: string) => resolvedMedia(evaluation, reference),
     });
   }
 
