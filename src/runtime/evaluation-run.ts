@@ -26,11 +26,11 @@ import type { ApprovalDecision } from './approval/approval-decision.js';
 import type { ResumePoint } from './approval/resume-point.js';
 import type { EvaluationState } from './approval/evaluation-state.js';
 import { saveEvaluationState } from './approval/save-evaluation-state.js';
-import { recordNativeCall } from './record-native-call.js';
 import type { EvaluationScope } from './scope/evaluation-scope.js';
 import type { ToolCallOutcome } from './tool-call-outcome.js';
 import type { ExecutedCalls, PausedCalls } from './tool-executor.js';
 import { parseAnswer } from './parse-answer.js';
+import { takeAnswer } from './take-answer.js';
 import { checkBudget, stopIfOver } from './evaluation-stops.js';
 import type { LoopGovernor } from './governor/loop-governor.js';
 import type { EvaluationRunInit } from './evaluation-run-init.js';
@@ -200,47 +200,8 @@ export class EvaluationRun<O> {
         cause: error,
       });
     }
-    this.#takeAnswer(answer, turn);
+    this.#usage = takeAnswer(this.#init, answer, turn, this.#usage, this.#toolCalls);
     return answer;
-  }
-
-  /**
-   * Adds turn `turn`'s usage to the total, records the calls the provider ran
-   * itself, checks the budget and, when streaming, sends the turn's `usage`
-   * and `turn-end` parts naming who served it.
-   */
-  #takeAnswer(answer: ProviderTurn, turn: number): void {
-    const scope = this.#scope;
-    const observer = this.#init.observer;
-    const sink = this.#init.sink;
-    const served = sink === undefined ? undefined : servedBy(answer, scope.adapter);
-    if (answer.usage !== undefined) {
-      this.#usage = this.#usage === undefined ? answer.usage : this.#usage.plus(answer.usage);
-      if (served !== undefined) {
-        const { provider, model } = served;
-        sink?.sendNow({
-          type: 'usage',
-          turn,
-          usage: answer.usage,
-          total: this.#usage,
-          provider,
-          model,
-        });
-      }
-    }
-    for (const native of answer.nativeCalls ?? []) {
-      const outcome = recordNativeCall(scope, native, this.#usage);
-      this.#toolCalls.push(outcome);
-      observer?.nativeCall(outcome.event);
-      sink?.sendNow({ type: 'native-call', turn, event: outcome.event });
-    }
-    this.checkBudget();
-    const toolCalls = answer.toolCalls?.length ?? 0;
-    if (served !== undefined) {
-      const { provider, model } = served;
-      const finishReason = answer.finishReason;
-      sink?.sendNow({ type: 'turn-end', turn, finishReason, toolCalls, provider, model });
-    }
   }
 
   /** Sends `request` to the adapter, streamed when the evaluation is. */
