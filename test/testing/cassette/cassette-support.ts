@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -16,9 +16,18 @@ import { type ScriptedTurn, TEST_STATE_SECRET } from 'affordance/testing';
 
 import { type CallLog, OrderSummary, orderDesk } from '../../support/order-desk.js';
 
-/** A fresh folder for cassette files. */
+const folders: string[] = [];
+
+// The folders of a test file go when its tests are done (registered once, by the file that imports this).
+afterAll(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A fresh folder for cassette files, removed after the test file's tests. */
 export function cassetteFolder(): string {
-  return mkdtempSync(join(tmpdir(), 'affordance-cassette-'));
+  const folder = mkdtempSync(join(tmpdir(), 'affordance-cassette-'));
+  folders.push(folder);
+  return folder;
 }
 
 export function freshRuntime(): AffordanceRuntime {
